@@ -1,0 +1,64 @@
+# lit configuration for nvopt's plugin tests (plugin-tests/). Substitutions:
+#   %plugin  libnvopt.so        %opt %llc %clang %lli  LLVM 22 tools
+#   %root    project root       %python   python3      %ptxas (when the 'ptxas' feature is on)
+#   %cudaflags  clang-22 flags that compile a .cu to NVPTX device IR without a CUDA SDK
+# Features: 'ptxas' and 'cicc' when NVIDIA's tools are installed (scripts/nvidia-tools.sh);
+# tests needing them say `REQUIRES: ptxas` and are reported UNSUPPORTED when absent.
+import os
+import shutil
+import subprocess
+
+import lit.formats
+
+config.name = "nvopt"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".ll", ".test", ".cu", ".mir"]
+config.excludes = ["Inputs", "inputs"]
+root = os.path.dirname(os.path.abspath(__file__))
+config.test_source_root = os.path.join(root, "plugin-tests")
+config.test_exec_root = os.path.join(root, "build", "lit")
+
+llvm_bin = os.environ.get("NVOPT_LLVM_BIN", "/usr/lib/llvm-22/bin")
+plugin = os.environ.get("NVOPT_PLUGIN", os.path.join(root, "target", "release", "libnvopt.so"))
+if not os.path.exists(plugin):
+    lit_config.fatal(f"plugin not built: {plugin} (run scripts/build.sh)")
+
+
+def tool(name):
+    path = os.path.join(llvm_bin, name)
+    if not os.path.exists(path):
+        lit_config.fatal(f"LLVM 22 tool missing: {path} (apt-get install llvm-22-tools clang-22)")
+    return path
+
+
+config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
+for var in ("NVOPT_NVIDIA_BIN", "NVOPT_NVVM_BIN", "NVOPT_NVIDIA_INCLUDE", "HOME"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+cudaflags = ("-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_90 "
+             "-Xclang -target-feature -Xclang +ptx80 -I" + os.path.join(root, "include"))
+config.substitutions += [
+    ("%plugin", plugin),
+    ("%opt", tool("opt")),
+    ("%llc", tool("llc")),
+    ("%clang", tool("clang++")),
+    ("%lli", tool("lli")),
+    ("%root", root),
+    ("%python", shutil.which("python3") or "python3"),
+    ("%cudaflags", cudaflags),
+]
+
+nv_bin = os.environ.get("NVOPT_NVIDIA_BIN", "")
+ptxas = os.path.join(nv_bin, "ptxas") if nv_bin else shutil.which("ptxas")
+if ptxas and os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+cicc = os.path.join(os.environ.get("NVOPT_NVVM_BIN", ""), "cicc")
+if os.path.exists(cicc):
+    config.available_features.add("cicc")
+    config.substitutions.append(("%cicc", cicc))
+ref = os.path.join(os.path.dirname(root), "shared", "reference", "cicc-pipelines")
+if os.path.isdir(ref):
+    config.available_features.add("cicc-reference")
+    config.substitutions.append(("%reference", ref))

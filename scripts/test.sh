@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every test: cargo's unit tests (logic without LLVM) and the lit/FileCheck plugin tests
+# (plugin-tests/). Installs what it needs: LLVM 22 (scripts/build.sh) and, best effort,
+# NVIDIA's ptxas/cicc wheels (scripts/nvidia-tools.sh); without them the tests that need them
+# report UNSUPPORTED.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash scripts/build.sh >/dev/null || exit 1
+if tools="$(bash scripts/nvidia-tools.sh)"; then
+  eval "$tools"
+else
+  echo "test: NVIDIA tools unavailable: tests that need ptxas/cicc will be UNSUPPORTED" >&2
+fi
+status=0
+cargo test --release 2>&1 || status=1
+/usr/lib/llvm-22/bin/lit -sv plugin-tests || status=1
+exit $status

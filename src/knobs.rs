@@ -1,0 +1,167 @@
+//! The one table of nvopt's knobs: name, type, default, accepted range, help and what each
+//! guards. The C++ shim registers every entry as an LLVM `cl::opt` (so `opt`, `llc` and
+//! `clang -mllvm` accept `-<name>=<v>` and `--help-hidden` lists them); Rust code reads values
+//! through [`Knobs`]. Guard knobs follow seed 001's NVVMPassOptions ("Offset-to-Guard Map"):
+//! where cicc has a public name (`memory-space-opt`, `lsa-opt`, `do-ip-msp`) it is used,
+//! otherwise an `nv-` prefix avoids LLVM's own option names (a duplicate aborts LLVM at load).
+
+/// Type, default and accepted range of a knob.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Bool(bool),
+    Int { default: i32, min: i32, max: i32 },
+}
+
+/// One knob definition.
+#[derive(Clone, Copy, Debug)]
+pub struct Knob {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub help: &'static str,
+    /// What the knob switches (documentation for the README table and `--help`).
+    pub guards: &'static str,
+}
+
+const fn flag(name: &'static str, default: bool, help: &'static str, guards: &'static str) -> Knob {
+    Knob { name, kind: Kind::Bool(default), help, guards }
+}
+
+const fn int(
+    name: &'static str,
+    default: i32,
+    min: i32,
+    max: i32,
+    help: &'static str,
+    guards: &'static str,
+) -> Knob {
+    Knob { name, kind: Kind::Int { default, min, max }, help, guards }
+}
+
+/// Every knob of the plugin. Order is the order of `--help` and of the README table.
+pub static KNOBS: &[Knob] = &[
+    // --- plugin infrastructure ---
+    flag("nv-stats", false, "Print per-pass counters of what nvopt's passes did, at exit", "statistics output"),
+    int("nv-log-level", 0, 0, 5, "nvopt log level on stderr: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace", "logging"),
+    flag("nv-print-pipeline-slots", false, "Print each nvopt pipeline slot, its guard and what runs in it, when the pipeline is built", "slot report"),
+    // --- pipeline-wide (seed 001) ---
+    int("nv-cgscc-iterations", 0, 0, 16, "CGSCC devirtualization iterations around the inliner (0 = by level: 1 at O1-O3, 5 at Ofcmid)", "cgscc(devirt<N>(...)) around inline"),
+    int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (6 at O3: bit 1 barrier optimization, bit 2 memory-space extensions)", "O3-only slots: dead-barrier elimination (bit 1), tail memory-space-opt mode (bit 2)"),
+    flag("memory-space-opt", true, "Run the MemorySpaceOpt slots (infer-address-spaces); forced off at Ofcmax", "nv:MemorySpaceOpt slots"),
+    flag("lsa-opt", true, "Run the local-memory (LSA) slots; forced off at Ofcmax", "nv:reuse-local-memory, nv:set-local-array-alignment slots"),
+    flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
+    flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
+    flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
+    // --- per-pass guards (NVVMPassOptions disable flags) ---
+    flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
+    flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),
+    flag("nv-disable-sroa", false, "Skip every sroa slot (opts[1400])", "sroa"),
+    flag("nv-disable-early-cse", false, "Skip every early-cse slot (opts[1440])", "early-cse"),
+    flag("nv-disable-gvn", false, "Skip every gvn slot", "gvn"),
+    flag("nv-disable-licm", false, "Skip every licm slot (opts[1240])", "licm"),
+    flag("nv-disable-loop-unroll", false, "Skip every loop-unroll slot (opts[1360])", "loop-unroll"),
+    flag("nv-disable-sccp", false, "Skip the sccp slots (opts[720])", "sccp"),
+    flag("nv-disable-ipsccp", false, "Skip the ipsccp slot (opts[920], IPConstPropagation)", "ipsccp"),
+    flag("nv-disable-dse", false, "Skip the dse slots (opts[760])", "dse"),
+    flag("nv-disable-adce", false, "Skip the adce slots (opts[1480])", "adce"),
+    flag("nv-disable-function-attrs", false, "Skip the function-attrs slots (opts[680])", "function-attrs"),
+    flag("nv-disable-tailcallelim", false, "Skip the tailcallelim slots (opts[320])", "tailcallelim"),
+    flag("nv-disable-reassociate", false, "Skip the reassociate slot (opts[1280])", "reassociate"),
+    flag("nv-disable-correlated-propagation", false, "Skip the correlated-propagation slots (opts[3040]; cicc 13.5 runs them by default)", "correlated-propagation"),
+    flag("nv-disable-inline", false, "Skip the inliner slots (opts[440]); always-inline still runs", "inline"),
+    flag("nv-disable-nvvm-reflect", false, "Skip the nvvm-reflect slot (opts[880])", "nvvm-reflect"),
+    flag("nv-disable-generic-to-nvvm", false, "Skip the generic-to-nvvm slot (opts[2200])", "generic-to-nvvm"),
+    flag("nv-disable-indvars", false, "Skip the indvars slots (opts[1040])", "indvars"),
+    flag("nv-disable-loop-rotate", false, "Skip the loop-rotate slots", "loop-rotate"),
+    flag("nv-disable-loop-unswitch", false, "Skip the simple-loop-unswitch slot", "simple-loop-unswitch"),
+    flag("nv-disable-loop-idiom", false, "Skip the loop-idiom slot", "loop-idiom"),
+    flag("nv-disable-loop-deletion", false, "Skip the loop-deletion slots", "loop-deletion"),
+    flag("nv-disable-constmerge", false, "Skip the constmerge slots (opts[1960])", "constmerge"),
+    flag("nv-disable-memcpyopt", false, "Skip the memcpyopt slot", "memcpyopt"),
+    flag("nv-disable-load-store-vectorizer", false, "Skip the load-store-vectorizer slot", "load-store-vectorizer"),
+    flag("nv-disable-sink", false, "Skip the sink slots (cicc's Sinking2, opts[2440])", "sink"),
+    flag("nv-disable-propagate-alignment", false, "Skip the propagate-alignment slots (infer-alignment)", "infer-alignment in nv:propagate-alignment slots"),
+    flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
+    flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
+    flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
+];
+
+/// Looks a knob up by name.
+pub fn find(name: &str) -> Option<(usize, &'static Knob)> {
+    KNOBS.iter().enumerate().find(|(_, k)| k.name == name)
+}
+
+/// Current knob values: read from LLVM's command line in the plugin, defaults plus overrides
+/// in tests.
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    values: Vec<i64>,
+}
+
+impl Knobs {
+    /// Every knob at its default.
+    pub fn defaults() -> Self {
+        let values = KNOBS
+            .iter()
+            .map(|k| match k.kind {
+                Kind::Bool(d) => d as i64,
+                Kind::Int { default, .. } => default as i64,
+            })
+            .collect();
+        Knobs { values }
+    }
+
+    /// Values as LLVM parsed them from the command line.
+    pub fn current() -> Self {
+        let values = (0..KNOBS.len()).map(crate::ffi::knob_value).collect();
+        Knobs { values }
+    }
+
+    /// Sets one knob (tests, and level-forced values such as Ofcmax's `memory-space-opt=0`).
+    pub fn set(&mut self, name: &str, value: i64) {
+        let (i, _) = find(name).unwrap_or_else(|| panic!("unknown knob {name}"));
+        self.values[i] = value;
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        let (i, _) = find(name).unwrap_or_else(|| panic!("unknown knob {name}"));
+        self.values[i]
+    }
+
+    pub fn on(&self, name: &str) -> bool {
+        self.int(name) != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for k in KNOBS {
+            assert!(seen.insert(k.name), "duplicate knob {}", k.name);
+            assert!(k.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+            assert!(!k.help.is_empty() && !k.guards.is_empty());
+        }
+    }
+
+    #[test]
+    fn defaults_lie_in_range() {
+        for k in KNOBS {
+            if let Kind::Int { default, min, max } = k.kind {
+                assert!(min <= default && default <= max, "{}", k.name);
+            }
+        }
+    }
+
+    #[test]
+    fn set_and_read() {
+        let mut k = Knobs::defaults();
+        assert!(k.on("memory-space-opt"));
+        k.set("memory-space-opt", 0);
+        assert!(!k.on("memory-space-opt"));
+        assert_eq!(k.int("nv-feature-flags"), -1);
+    }
+}

@@ -1,0 +1,57 @@
+//! nvopt: an LLVM 22 pass plugin that makes stock `opt`, `llc` and `clang -fpass-plugin` run
+//! NVIDIA cicc's NVPTX optimization flow (DESIGN.md). This file is the plugin entry:
+//! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
+//! load-time initializer that checks the host LLVM and registers the knobs.
+pub mod ffi;
+pub mod host;
+pub mod knobs;
+pub mod logger;
+pub mod pipeline;
+pub mod stats;
+
+use std::ffi::{c_char, c_void};
+
+/// LLVM 22's `PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h, API version 2).
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_pass_builder_callbacks: Option<extern "C" fn(*mut c_void)>,
+    pre_codegen_callback: Option<extern "C" fn(*mut c_void, *mut c_void, i32, *mut c_void) -> bool>,
+}
+
+const LLVM_PLUGIN_API_VERSION: u32 = 2;
+
+extern "C" fn register_callbacks(pass_builder: *mut c_void) {
+    ffi::register_pass_builder(pass_builder);
+}
+
+/// Entry point looked up by `PassPlugin::Load` in opt, llc and clang.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    let compatible = host::check_once();
+    PassPluginLibraryInfo {
+        // A refused host gets API version 0, which PassPlugin::Load rejects after our message.
+        api_version: if compatible { LLVM_PLUGIN_API_VERSION } else { 0 },
+        plugin_name: c"nvopt".as_ptr(),
+        plugin_version: c"0.1.0".as_ptr(),
+        register_pass_builder_callbacks: compatible.then_some(register_callbacks as extern "C" fn(*mut c_void)),
+        pre_codegen_callback: None,
+    }
+}
+
+/// Runs when the library is loaded (opt/llc `-load-pass-plugin`, `llc -load`, clang): knobs
+/// must exist before LLVM parses the rest of the command line.
+extern "C" fn on_load() {
+    if host::check_once() {
+        ffi::register_knobs();
+        logger::install();
+        stats::print_at_exit();
+    }
+}
+
+#[cfg(not(test))]
+#[used]
+#[link_section = ".init_array"]
+static ON_LOAD: extern "C" fn() = on_load;

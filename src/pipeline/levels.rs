@@ -1,0 +1,371 @@
+//! The level tables: cicc 13.5's nvvm-latest pipelines (reference/cicc-pipelines/nvopt-*.txt),
+//! transcribed slot by slot into the seed-001 architecture. One line per slot or adaptor,
+//! two spaces of indentation per nesting level (the reference's format). After `?` come the
+//! slot's conditions (all must hold):
+//!   `T1` only at O1, `T2` O2 and O3 (seed: "tier!=1"), `T3` only at O3 (seed: "tier==3"),
+//!   `knob` / `!knob` a bool knob on / off, `feature-bit-N` bit N of the effective
+//!   `nv-feature-flags` (O3 escalates them to 6).
+//! Items: an upstream pass in LLVM 22 syntax, `nv:<slot>` (slots.rs), the adaptors `function`,
+//! `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
+//! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).
+//! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
+//! simplifycfg with bonus threshold B and switch-range-to-icmp (r), hoist-common-insts (h),
+//! sink-common-insts (s), otherwise cicc's printed parameters; `$U` = the level's unroll level.
+//!
+//! LLVM 22 spellings of parameters printed by cicc's LLVM 23: gvn `scalar-pre` is `pre`;
+//! `sroa<aggregate-to-vector>` and `loop-rotate<check-exit-count>` do not exist in 22 and are
+//! dropped; NVIDIA's own parameters (`nv:opaque-*`) on upstream passes are dropped (unknown).
+//! Ofcmid's `bonus-inst-threshold=8` becomes 7: LLVM 22 reads 8 and 9 as -8 and -7 (its
+//! `-print-pipeline-passes` shows the negative value and cannot re-parse it).
+
+/// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
+/// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
+pub const ANALYSES: &str = "\
+require<profile-summary>
+function
+  require<target-lib-info>
+  require<target-ir>
+  require<basic-aa>
+  require<assumptions>
+";
+
+/// Tier 0 base pipeline with the Tier 1/2/3 slots of O1, O2 and O3 (nvopt-O{1,2,3}.txt).
+pub const O123: &str = "\
+forceattrs
+annotation2metadata
+nv:printf-lowering
+globaldce
+function
+  nvvm-intr-range
+  lower-expect
+  nv:process-restrict
+  mem2reg
+  @scfg:1
+cgscc
+  function-attrs
+function
+  @ic
+nv:pretreat
+generic-to-nvvm
+nv:inline-must
+always-inline ? T1
+nv:early-inliner ? T2
+globaldce
+function
+  nv:merge-sets
+function
+  nv:process-restrict
+  sroa<modify-cfg>
+  nv:process-restrict
+  alignment-from-assumptions
+  nv:memory-space-opt
+  @ic
+  @scfg:1
+globalopt
+globaldce
+ipsccp
+deadargelim
+function
+  @ic
+  @scfg:1
+cgscc
+  function-attrs
+function
+  gvn<no-pre;no-memdep> ? T2
+  @scfg:1 ? T2
+  @ic ? T2
+nv:lower-ops
+nvvm-reflect
+function
+  nv:unknown-c0b98e
+globaldce
+cgscc-iter
+  inline ? T2
+cgscc
+  argpromotion ? T3
+function
+  correlated-propagation
+  @scfg:1
+  sroa<modify-cfg>
+  nv:process-restrict
+  nv:branch-dist
+  @ic
+  tailcallelim
+  @scfg:1
+  reassociate
+  loop
+    loop-rotate<header-duplication;no-prepare-for-lto>
+  loop
+    nv:loop-index-split
+  @ic
+  @scfg:1
+  loop-mssa
+    licm<allowspeculation>
+  nv:memory-space-opt
+  @ic
+  loop
+    simple-loop-unswitch<nontrivial;trivial>
+  @ic
+  loop
+    indvars
+    loop-idiom
+    loop-deletion
+  loop-unroll<$U> ? T2
+  @ic
+  loop-unroll<no-partial;no-peeling;no-runtime;$U> ? T2
+  @scfg:1
+  memcpyopt
+  sroa<modify-cfg>
+  nv:process-restrict
+  @ic
+  gvn<no-pre>
+  loop-mssa
+    licm<allowspeculation>
+  sccp
+  loop
+    loop-deletion
+  lower-constant-intrinsics
+  @ic
+  correlated-propagation
+  dse
+  adce
+  @scfg:1
+  sroa<modify-cfg>
+  nv:process-restrict
+  nv:lower-struct-args
+  nv:propagate-alignment
+  nv:lower-aggr-copies
+  sroa<modify-cfg>
+  @ic
+  nv:sink2
+  nv:memory-space-opt
+  @ic
+nv:ipmsp
+strip-dead-prototypes
+globaldce ? T3
+constmerge ? T2
+function
+  nv:dbe ? feature-bit-1
+constmerge ? T2
+nv:set-global-array-alignment
+function
+  nv:reuse-local-memory
+  nv:set-local-array-alignment
+  nv:propagate-alignment
+  loop-vectorize<interleave-forced-only;no-vectorize-forced-only> ? T1 nv-loop-vectorize
+  loop-vectorize<no-interleave-forced-only;no-vectorize-forced-only> ? T2 nv-loop-vectorize
+  slp-vectorizer ? T2 nv-loop-vectorize
+  @ic
+  infer-alignment
+  load-store-vectorizer
+  @ic
+  @scfg:1:r
+";
+
+/// nvopt<O0> (nvopt-O0.txt).
+pub const O0: &str = "\
+forceattrs
+annotation2metadata
+nv:printf-lowering
+nv:lower-ops
+function
+  nv:lower-struct-args
+nv:pretreat
+generic-to-nvvm
+nv:inline-must
+always-inline
+globaldce
+function
+  mem2reg
+  lower-constant-intrinsics
+";
+
+/// nvopt<Ofcmax> (nvopt-Ofcmax.txt): no inliner, no SROA, no loop passes.
+pub const OFCMAX: &str = "\
+annotation2metadata
+nv:printf-lowering
+nv:lower-ops
+function
+  nv:lower-struct-args
+nv:pretreat
+generic-to-nvvm
+globaldce
+function
+  @scfg:1
+  mem2reg
+  lower-constant-intrinsics
+  @ic
+  adce
+  @scfg:1
+strip-dead-prototypes
+";
+
+/// nvopt<Ofcmid> (nvopt-Ofcmid.txt).
+pub const OFCMID: &str = "\
+annotation2metadata
+nv:printf-lowering
+cgscc
+  function-attrs
+  function
+    nv:process-restrict
+    mem2reg
+    loop-mssa
+      loop-simplifycfg
+nv:pretreat
+generic-to-nvvm
+function
+  @ic
+  loop
+    loop-rotate<header-duplication;no-prepare-for-lto>
+  @ic
+nv:inline-must
+function
+  sroa<modify-cfg>
+  gvn<no-pre;no-load-pre;no-memdep>
+always-inline
+function
+  @scfg:5:r
+  nv:process-restrict
+  early-cse<>
+constmerge
+function
+  adce
+  @ic
+cgscc
+  function-attrs
+  function
+    loop-mssa
+      licm<no-allowspeculation>
+function
+  nv:memory-space-opt
+  nv:lower-struct-args
+  load-store-vectorizer
+  @scfg:7:rhs
+globaldce
+nv:ipmsp
+function
+  tailcallelim
+  early-cse<>
+cgscc
+  argpromotion
+  function
+    early-cse<>
+    @ic
+function
+  correlated-propagation
+cgscc-iter
+  inline
+  function
+    @ic
+function
+  gvn<no-pre;no-load-pre>
+  dse
+  @ic
+  nv:set-local-array-alignment
+  sroa<modify-cfg>
+nv:lower-ops
+globaldce
+function
+  @scfg:7:rhs
+  nv:process-restrict
+globalopt
+function
+  lower-constant-intrinsics
+  @ic
+  loop-mssa
+    licm<allowspeculation>
+  @ic
+  nv:process-restrict
+  nv:propagate-alignment
+  loop-vectorize<interleave-forced-only;no-vectorize-forced-only> ? nv-loop-vectorize
+  sccp
+";
+
+/// nvopt<Ofcmin> (nvopt-Ofcmin.txt).
+pub const OFCMIN: &str = "\
+annotation2metadata
+nv:printf-lowering
+function
+  @scfg:4:r
+globaldce
+function
+  @ic
+  nv:process-restrict
+globaldce
+nv:pretreat
+generic-to-nvvm
+function
+  tailcallelim
+  @ic
+  @scfg:5:rh
+  @ic
+globalopt
+function
+  mem2reg
+cgscc
+  function-attrs
+  function
+    sccp
+  argpromotion
+nv:inline-must
+deadargelim
+function
+  adce
+cgscc
+  function-attrs
+function
+  early-cse<>
+  correlated-propagation
+  @scfg:1:r
+  loop-load-elim
+  loop
+    indvars
+globaldce
+function
+  @ic
+  @scfg:7:r
+nv:lower-ops
+function
+  sroa<modify-cfg>
+always-inline
+function
+  @ic
+cgscc-iter
+  inline
+  function
+    @ic
+    speculative-execution<only-if-divergent-target>
+    loop-mssa
+      loop-rotate<header-duplication;no-prepare-for-lto>
+      licm<allowspeculation>
+    gvn<>
+    loop-unroll<no-partial;no-peeling;no-runtime;O3>
+function
+  sroa<modify-cfg>
+  nv:memory-space-opt
+  nv:lower-struct-args
+  infer-alignment
+  load-store-vectorizer
+strip-dead-prototypes
+function
+  @ic
+  early-cse<>
+  @ic
+  nv:set-local-array-alignment
+  @scfg:2:rh
+  sroa<modify-cfg>
+ipsccp
+function
+  lower-constant-intrinsics
+  @ic
+  @scfg:4:rs
+";
+
+/// Common tail of every level (seed 001, "Post-Optimization Common Tail"; the real prints end
+/// with cnp-launch-check and verify). The tail MemorySpaceOpt is guarded by opts[3488].
+pub const TAIL: &str = "\
+function
+  nv:memory-space-opt ? nv-barrier-analysis
+nv:cnp-launch-check
+verify
+";

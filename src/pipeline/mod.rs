@@ -1,0 +1,205 @@
+//! `nvopt<LEVEL>`: builds the textual module pipeline of one cicc level from the level tables
+//! (levels.rs) and the current knobs, for the PassBuilder to parse (so `-print-pipeline-passes`
+//! shows exactly what runs). Architecture from seed 001 (always-added analyses, Tier 0 +
+//! Tiers 1/2/3 for O1-O3, separate fast-compile pipelines, common tail, minimal O0); pass
+//! identities and order from cicc 13.5's prints (research-facts.md).
+mod levels;
+pub mod slots;
+mod report;
+mod table;
+
+use crate::knobs::Knobs;
+pub use table::{Node, Slot, Status};
+
+/// One of cicc's optimization levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    O0,
+    O1,
+    O2,
+    O3,
+    Ofcmax,
+    Ofcmid,
+    Ofcmin,
+}
+
+pub const LEVEL_NAMES: &str = "O0, O1, O2, O3, Ofcmax, Ofcmid, Ofcmin";
+
+impl Level {
+    pub const ALL: [Level; 7] =
+        [Level::O0, Level::O1, Level::O2, Level::O3, Level::Ofcmax, Level::Ofcmid, Level::Ofcmin];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::O0 => "O0",
+            Level::O1 => "O1",
+            Level::O2 => "O2",
+            Level::O3 => "O3",
+            Level::Ofcmax => "Ofcmax",
+            Level::Ofcmid => "Ofcmid",
+            Level::Ofcmin => "Ofcmin",
+        }
+    }
+
+    /// The tier sub-pipelines that fire (seed 001: O1 T1, O2 T1+T2, O3 T1+T2+T3), or 0.
+    pub fn tier(self) -> u8 {
+        match self {
+            Level::O1 => 1,
+            Level::O2 => 2,
+            Level::O3 => 3,
+            _ => 0,
+        }
+    }
+
+    fn table(self) -> &'static str {
+        match self {
+            Level::O0 => levels::O0,
+            Level::O1 | Level::O2 | Level::O3 => levels::O123,
+            Level::Ofcmax => levels::OFCMAX,
+            Level::Ofcmid => levels::OFCMID,
+            Level::Ofcmin => levels::OFCMIN,
+        }
+    }
+
+    /// CGSCC iterations when the knob says "by level" (seed 001, difference 5).
+    fn default_cgscc_iterations(self) -> i64 {
+        if self == Level::Ofcmid {
+            5
+        } else {
+            1
+        }
+    }
+}
+
+/// Parses the pipeline element `nvopt<LEVEL>`. `Ok(None)`: not an nvopt element at all.
+pub fn parse_element(element: &str) -> Result<Option<Level>, String> {
+    let Some(rest) = element.strip_prefix("nvopt") else { return Ok(None) };
+    if !rest.is_empty() && !rest.starts_with('<') {
+        return Ok(None);
+    }
+    let params = rest
+        .strip_prefix('<')
+        .and_then(|r| r.strip_suffix('>'))
+        .ok_or_else(|| format!("'{element}' needs a level: nvopt<LEVEL> with LEVEL one of {LEVEL_NAMES}"))?;
+    Level::ALL
+        .into_iter()
+        .find(|l| l.name() == params)
+        .map(Some)
+        .ok_or_else(|| {
+            let what = if params.is_empty() { "an empty level".to_string() } else { format!("'{params}'") };
+            format!("invalid pipeline element '{element}': {what} is not a level; valid levels are {LEVEL_NAMES}")
+        })
+}
+
+/// What the builder decided, for the pipeline text, the slot report and the statistics.
+#[derive(Debug, Default)]
+pub struct Built {
+    pub text: String,
+    pub slots: Vec<Slot>,
+}
+
+impl Built {
+    pub fn count(&self, pred: impl Fn(&Slot) -> bool) -> usize {
+        self.slots.iter().filter(|s| pred(s)).count()
+    }
+}
+
+/// Context the tables are evaluated in.
+#[derive(Debug)]
+pub struct Context {
+    pub level: Level,
+    pub knobs: Knobs,
+    pub has_nvptx: bool,
+    pub feature_flags: i64,
+    pub cgscc_iterations: i64,
+}
+
+impl Context {
+    /// Resolves level-dependent knobs: Ofcmax forces `lsa-opt=0` and `memory-space-opt=0`
+    /// (seed 001, "Ofcmax Pipeline"), O3 escalates the feature flags to 6 (difference 3).
+    pub fn new(level: Level, mut knobs: Knobs, has_nvptx: bool) -> Self {
+        if level == Level::Ofcmax {
+            knobs.set("lsa-opt", 0);
+            knobs.set("memory-space-opt", 0);
+        }
+        let feature_flags = match knobs.int("nv-feature-flags") {
+            -1 if level == Level::O3 => 6,
+            -1 => 0,
+            f => f,
+        };
+        let cgscc_iterations = match knobs.int("nv-cgscc-iterations") {
+            0 => level.default_cgscc_iterations(),
+            n => n,
+        };
+        Context { level, knobs, has_nvptx, feature_flags, cgscc_iterations }
+    }
+}
+
+/// Builds the level's pipeline: analyses, the level's table, the common tail.
+pub fn build(ctx: &Context) -> Result<Built, String> {
+    let mut built = Built::default();
+    let mut parts = Vec::new();
+    for src in [levels::ANALYSES, ctx.level.table(), levels::TAIL] {
+        let nodes = table::parse(src)?;
+        let text = table::emit(&nodes, ctx, &mut built.slots);
+        if !text.is_empty() {
+            parts.push(text);
+        }
+    }
+    built.text = parts.join(",");
+    Ok(built)
+}
+
+/// The plugin's entry for one pipeline element: `Ok(None)` when it is not `nvopt<...>`.
+/// Reads the knobs, warns once when NVPTX-only slots are skipped, prints the slot report
+/// when asked, and counts slots in the statistics.
+pub fn build_element(element: &str, has_nvptx: bool) -> Result<Option<String>, String> {
+    let Some(level) = parse_element(element)? else { return Ok(None) };
+    let ctx = Context::new(level, Knobs::current(), has_nvptx);
+    let built = build(&ctx)?;
+    // The PassBuilder parses an element twice (once to classify it, once for real): report once.
+    if first_time(element) {
+        if !has_nvptx {
+            warn_no_nvptx_once();
+        }
+        if ctx.knobs.on("nv-print-pipeline-slots") {
+            eprint!("{}", report::slot_report(&ctx, &built));
+        }
+        record_stats(level, &built);
+        log::info!("nvopt<{}>: {}", level.name(), built.text);
+    }
+    Ok(Some(built.text))
+}
+
+fn first_time(element: &str) -> bool {
+    static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    let new = !seen.iter().any(|s| s == element);
+    if new {
+        seen.push(element.to_string());
+    }
+    new
+}
+
+fn warn_no_nvptx_once() {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "nvopt: warning: no NVPTX target for this module: skipping the NVPTX-only slots ({})",
+            slots::NVPTX_ONLY.join(", ")
+        )
+    });
+}
+
+fn record_stats(level: Level, built: &Built) {
+    let pass = format!("nvopt<{}>", level.name());
+    let stat = |what: &'static str, n: usize| crate::stats::add(&pass, what, n as u64);
+    stat("pipelines built", 1);
+    stat("slots that run a pass", built.count(|s| s.status == Status::Runs));
+    stat("slots switched off by a condition or knob", built.count(|s| matches!(s.status, Status::Off(_))));
+    stat("NVIDIA-only slots with no upstream pass", built.count(|s| s.status == Status::Empty));
+    stat("NVPTX-only slots skipped (no NVPTX target)", built.count(|s| s.status == Status::NoNvptx));
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,139 @@
+//! Tests of the level tables and the builder (no LLVM needed).
+use super::*;
+
+fn built(level: Level, f: impl FnOnce(&mut Knobs)) -> Built {
+    let mut k = Knobs::defaults();
+    f(&mut k);
+    build(&Context::new(level, k, true)).expect("tables parse")
+}
+
+fn text(level: Level) -> String {
+    built(level, |_| {}).text
+}
+
+/// Leaf pass names of a pipeline text, adaptors and parameters dropped.
+fn leaves(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let (mut depth, mut cur) = (0, String::new());
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            '(' | ')' | ',' if depth == 0 => {
+                if c != '(' && !cur.is_empty() {
+                    out.push(cur.clone());
+                }
+                cur.clear();
+            }
+            _ if depth == 0 => cur.push(c),
+            _ => {}
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn every_level_builds() {
+    for l in Level::ALL {
+        let t = text(l);
+        assert!(t.ends_with("verify"), "{l:?}: {t}");
+        assert!(t.starts_with("require<profile-summary>"), "{l:?}");
+    }
+}
+
+#[test]
+fn parse_element_levels_and_errors() {
+    assert_eq!(parse_element("nvopt<O3>"), Ok(Some(Level::O3)));
+    assert_eq!(parse_element("nvopt<Ofcmid>"), Ok(Some(Level::Ofcmid)));
+    assert_eq!(parse_element("instcombine"), Ok(None));
+    assert_eq!(parse_element("nvoptx"), Ok(None));
+    for bad in ["nvopt<O4>", "nvopt<>", "nvopt<O3;bogus>", "nvopt"] {
+        let e = parse_element(bad).unwrap_err();
+        assert!(e.contains(LEVEL_NAMES), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn o1_o2_o3_differences() {
+    let (o1, o2, o3) = (text(Level::O1), text(Level::O2), text(Level::O3));
+    assert!(o1.contains("always-inline") && !o1.contains("cgscc(inline)"));
+    assert!(o2.contains("cgscc(inline)") && !o2.contains("always-inline"));
+    assert!(!o1.contains("loop-unroll") && o2.contains("loop-unroll<O2>") && o3.contains("loop-unroll<O3>"));
+    assert!(!o2.contains("argpromotion") && o3.contains("argpromotion"));
+    assert_eq!(o1.matches("gvn<").count(), 1);
+    assert_eq!(o2.matches("gvn<").count(), 2);
+    assert_eq!(o2.matches("constmerge").count(), 2);
+    assert_eq!(o2.matches("globaldce").count() + 1, o3.matches("globaldce").count());
+}
+
+#[test]
+fn o3_escalates_feature_flags_to_six() {
+    assert_eq!(Context::new(Level::O3, Knobs::defaults(), true).feature_flags, 6);
+    assert_eq!(Context::new(Level::O2, Knobs::defaults(), true).feature_flags, 0);
+    let dbe = |b: &Built| b.slots.iter().find(|s| s.item == "nv:dbe").map(|s| s.status.clone());
+    assert_eq!(dbe(&built(Level::O3, |_| {})), Some(Status::Empty));
+    assert_eq!(dbe(&built(Level::O2, |_| {})), Some(Status::Off("feature-bit-1".into())));
+    assert_eq!(dbe(&built(Level::O2, |k| k.set("nv-feature-flags", 2))), Some(Status::Empty));
+}
+
+#[test]
+fn ofcmax_forces_memory_space_and_lsa_off() {
+    let ctx = Context::new(Level::Ofcmax, Knobs::defaults(), true);
+    assert!(!ctx.knobs.on("memory-space-opt") && !ctx.knobs.on("lsa-opt"));
+    let on = |k: &mut Knobs| k.set("nv-barrier-analysis", 1);
+    assert!(!built(Level::Ofcmax, on).text.contains("infer-address-spaces"));
+    assert!(built(Level::Ofcmin, on).text.matches("infer-address-spaces").count() == 2);
+}
+
+#[test]
+fn ofcmax_has_no_inliner_sroa_or_loop_passes() {
+    let l = leaves(&text(Level::Ofcmax));
+    assert!(l.contains(&"instcombine".to_string()));
+    for p in ["inline", "always-inline", "sroa", "licm", "gvn", "loop-rotate", "indvars", "loop-unroll"] {
+        assert!(!l.contains(&p.to_string()), "{p} in {l:?}");
+    }
+}
+
+#[test]
+fn cgscc_iterations_by_level_and_knob() {
+    assert!(text(Level::Ofcmid).contains("cgscc(devirt<5>(inline,"));
+    assert!(text(Level::O3).contains("cgscc(inline)"));
+    assert!(built(Level::O3, |k| k.set("nv-cgscc-iterations", 3)).text.contains("cgscc(devirt<3>(inline))"));
+}
+
+#[test]
+fn guard_knobs_switch_slots_off() {
+    assert!(!built(Level::O3, |k| k.set("nv-disable-licm", 1)).text.contains("licm"));
+    assert!(!built(Level::O3, |k| k.set("memory-space-opt", 0)).text.contains("infer-address-spaces"));
+    assert_eq!(text(Level::O3).matches("infer-address-spaces").count(), 3);
+    let lv = built(Level::O3, |k| k.set("nv-loop-vectorize", 1)).text;
+    assert!(lv.contains("loop-vectorize<no-interleave-forced-only") && lv.contains("slp-vectorizer"));
+    assert!(built(Level::O1, |k| k.set("nv-loop-vectorize", 1)).text.contains("loop-vectorize<interleave-forced-only"));
+}
+
+#[test]
+fn without_nvptx_the_nvptx_slots_are_skipped() {
+    let b = build(&Context::new(Level::O3, Knobs::defaults(), false)).unwrap();
+    for p in slots::NVPTX_ONLY {
+        assert!(!b.text.contains(p), "{p}");
+    }
+    assert!(b.count(|s| s.status == Status::NoNvptx) >= 3);
+}
+
+#[test]
+fn empty_adaptors_are_dropped() {
+    let t = text(Level::O1);
+    assert!(!t.contains("function()") && !t.contains("cgscc()") && !t.contains("loop()"));
+}
+
+#[test]
+fn slot_report_names_every_slot() {
+    let ctx = Context::new(Level::O3, Knobs::defaults(), true);
+    let b = build(&ctx).unwrap();
+    let r = report::slot_report(&ctx, &b);
+    assert_eq!(r.lines().count(), b.slots.len() + 1);
+    assert!(r.contains("nothing runs: no upstream equivalent"));
+}

@@ -1,0 +1,48 @@
+// Adapts nvopt to the new pass manager: registers the `nvopt<LEVEL>` module pipeline element.
+// The pipeline text is built in Rust (src/pipeline) and parsed here by the PassBuilder, so
+// -print-pipeline-passes shows exactly what runs. No decisions here.
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, bool HasNVPTX, char **Out);
+extern "C" void nvopt_free_string(char *S);
+
+namespace {
+
+// NVPTX passes are registered only when the target machine is NVPTX (DESIGN.md).
+bool hasNVPTX(PassBuilder &PB) {
+  ModulePassManager Probe;
+  if (Error E = PB.parsePassPipeline(Probe, "nvvm-reflect")) {
+    consumeError(std::move(E));
+    return false;
+  }
+  return true;
+}
+
+bool parseNvopt(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
+  if (!Name.starts_with("nvopt"))
+    return false;
+  char *Text = nullptr;
+  if (nvopt_build_pipeline(Name.data(), Name.size(), hasNVPTX(PB), &Text) != 1)
+    return false;
+  Error E = PB.parsePassPipeline(MPM, Text);
+  bool Ok = !E;
+  if (E)
+    errs() << "nvopt: error: LLVM rejected the pipeline built for '" << Name
+           << "': " << toString(std::move(E)) << "\n  pipeline: " << Text << "\n";
+  nvopt_free_string(Text);
+  return Ok;
+}
+
+} // namespace
+
+extern "C" void nvopt_shim_register_pass_builder(void *P) {
+  PassBuilder &PB = *static_cast<PassBuilder *>(P);
+  PB.registerPipelineParsingCallback(
+      [&PB](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        return parseNvopt(PB, Name, MPM);
+      });
+}

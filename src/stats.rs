@@ -1,0 +1,57 @@
+//! The plugin's own statistics (Debian's LLVM has `-stats` compiled out): per-pass counters
+//! that the passes add to, printed at exit in LLVM's `-stats` layout when `-nv-stats` is on.
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Mutex;
+
+static COUNTERS: Mutex<BTreeMap<(String, &'static str), u64>> = Mutex::new(BTreeMap::new());
+
+/// Adds `n` to the counter `what` of pass `pass`.
+pub fn add(pass: &str, what: &'static str, n: u64) {
+    let mut c = COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
+    *c.entry((pass.to_string(), what)).or_insert(0) += n;
+}
+
+/// Renders the counters like LLVM's `-stats`.
+pub fn render(counters: &BTreeMap<(String, &'static str), u64>) -> String {
+    let rule = "===-------------------------------------------------------------------------===";
+    let mut out = format!("{rule}\n                          ... nvopt statistics ...\n{rule}\n\n");
+    for ((pass, what), n) in counters {
+        let _ = writeln!(out, "{n:>8} {pass:<22} - {what}");
+    }
+    out
+}
+
+extern "C" fn print_now() {
+    let on = crate::knobs::find("nv-stats").is_some_and(|(i, _)| crate::ffi::knob_value(i) != 0);
+    if on {
+        let c = COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
+        eprint!("{}", render(&c));
+    }
+}
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> i32;
+}
+
+/// Arranges for the statistics to be printed when the process exits.
+pub fn print_at_exit() {
+    // SAFETY: registering a plain extern "C" function with libc's atexit.
+    unsafe {
+        atexit(print_now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_each_counter() {
+        let mut m = BTreeMap::new();
+        m.insert(("nvopt<O3>".to_string(), "slots that run a pass"), 97);
+        let text = render(&m);
+        assert!(text.contains("nvopt statistics"));
+        assert!(text.contains("      97 nvopt<O3>"));
+    }
+}
