@@ -13,9 +13,11 @@ import lit.formats
 config.name = "nvopt"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".ll", ".test", ".cu", ".mir"]
-config.excludes = ["Inputs", "inputs"]
 root = os.path.dirname(os.path.abspath(__file__))
-config.test_source_root = os.path.join(root, "plugin-tests")
+# The suite root is the project root; tests live under plugin-tests/ only.
+config.excludes = ["Inputs", "inputs", "target", "build", "src", "scripts", "include", "examples",
+                   "bench", ".ci", ".git"]
+config.test_source_root = root
 config.test_exec_root = os.path.join(root, "build", "lit")
 
 llvm_bin = os.environ.get("NVOPT_LLVM_BIN", "/usr/lib/llvm-22/bin")
