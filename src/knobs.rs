@@ -45,7 +45,7 @@ pub static KNOBS: &[Knob] = &[
     flag("nv-print-pipeline-slots", false, "Print each nvopt pipeline slot, its guard and what runs in it, when the pipeline is built", "slot report"),
     // --- pipeline-wide (seed 001) ---
     int("nv-cgscc-iterations", 0, 0, 16, "CGSCC devirtualization iterations around the inliner (0 = by level: 1 at O1-O3, 5 at Ofcmid)", "cgscc(devirt<N>(...)) around inline"),
-    int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (6 at O3: bit 1 barrier optimization, bit 2 memory-space extensions)", "O3-only slots: dead-barrier elimination (bit 1), tail memory-space-opt mode (bit 2)"),
+    int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (O3 escalates to 6); bit 1 = barrier optimization, bit 2 = memory-space extensions (no consumer yet)", "dead-barrier-elimination slot (bit 1)"),
     flag("memory-space-opt", true, "Run the MemorySpaceOpt slots (infer-address-spaces); forced off at Ofcmax", "nv:MemorySpaceOpt slots"),
     flag("lsa-opt", true, "Run the local-memory (LSA) slots; forced off at Ofcmax", "nv:reuse-local-memory, nv:set-local-array-alignment slots"),
     flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
@@ -164,4 +164,17 @@ mod tests {
         assert!(!k.on("memory-space-opt"));
         assert_eq!(k.int("nv-feature-flags"), -1);
     }
+}
+
+/// The README's knob table, rendered from [`KNOBS`] (a test keeps README.md in step).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| knob | type | default | accepted | guards | help |\n|---|---|---|---|---|---|\n");
+    for k in KNOBS {
+        let (ty, default, accepted) = match k.kind {
+            Kind::Bool(d) => ("bool", d.to_string(), "true/false, 1/0".to_string()),
+            Kind::Int { default, min, max } => ("int", default.to_string(), format!("{min}..{max}")),
+        };
+        out.push_str(&format!("| `-{}` | {ty} | {default} | {accepted} | {} | {} |\n", k.name, k.guards, k.help));
+    }
+    out
 }

@@ -7,6 +7,7 @@ pub mod host;
 pub mod knobs;
 pub mod logger;
 pub mod pipeline;
+mod readme;
 pub mod stats;
 
 use std::ffi::{c_char, c_void};

@@ -143,3 +143,14 @@ mod tests {
         assert!(pass_guard("globaldce").is_none());
     }
 }
+
+/// The README's table of NVIDIA-only slots and what runs in each (kept in step by a test).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| slot | cicc 13.5 pass | runs in nvopt | guard | why |\n|---|---|---|---|---|\n");
+    for s in NV_SLOTS {
+        let runs = if s.runs.is_empty() { "nothing".to_string() } else { format!("`{}`", s.runs) };
+        let guard = if s.enable.is_empty() { "-".to_string() } else { format!("`{}`", s.enable) };
+        out.push_str(&format!("| `nv:{}` | {} | {runs} | {guard} | {} |\n", s.name, s.cicc, s.note));
+    }
+    out
+}
