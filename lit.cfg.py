@@ -4,6 +4,7 @@
 #   %cudaflags  clang-22 flags that compile a .cu to NVPTX device IR without a CUDA SDK
 # Features: 'ptxas' and 'cicc' when NVIDIA's tools are installed (scripts/nvidia-tools.sh);
 # tests needing them say `REQUIRES: ptxas` and are reported UNSUPPORTED when absent.
+import glob
 import os
 import shutil
 import subprocess
@@ -51,12 +52,18 @@ config.substitutions += [
     ("%cudaflags", cudaflags),
 ]
 
-nv_bin = os.environ.get("NVOPT_NVIDIA_BIN", "")
+# NVIDIA's tools: $NVOPT_NVIDIA_BIN, else the wheels scripts/nvidia-tools.sh installs, else PATH.
+nv_venv = glob.glob(os.path.join(root, "build", "nvidia-venv", "lib", "python3*", "site-packages",
+                                 "nvidia", "cu13"))
+nv_bin = os.environ.get("NVOPT_NVIDIA_BIN") or (os.path.join(nv_venv[0], "bin") if nv_venv else "")
+nvvm_bin = os.environ.get("NVOPT_NVVM_BIN") or (os.path.join(nv_venv[0], "nvvm", "bin") if nv_venv else "")
 ptxas = os.path.join(nv_bin, "ptxas") if nv_bin else shutil.which("ptxas")
 if ptxas and os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
-cicc = os.path.join(os.environ.get("NVOPT_NVVM_BIN", ""), "cicc")
+if nv_bin:
+    config.environment["NVOPT_NVIDIA_BIN"] = nv_bin
+cicc = os.path.join(nvvm_bin, "cicc")
 if os.path.exists(cicc):
     config.available_features.add("cicc")
     config.substitutions.append(("%cicc", cicc))
