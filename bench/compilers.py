@@ -1,0 +1,145 @@
+# The compilers the bench compares and their command lines per optimization level
+# (evaluation.md "Three compilers on the same kernels"; research-facts.md "Two optimizers inside
+# cicc 13.5" for the optional nvvm-latest column). Each compiler is a list of steps; a step is
+# one tool invocation whose wall time the bench measures.
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from tools import ROOT
+
+ARCH = "sm_90"
+COMPILERS = ("upstream", "nvopt", "nvidia", "nvvm-latest")
+DEFAULT_COMPILERS = ("upstream", "nvopt", "nvidia")
+
+# level -> upstream opt pipeline, llc level (upstream and nvopt), nvcc flags.
+# Ofast-compile: cicc runs the O0 code generator for every Ofc level (research-facts.md), so
+# llc runs at -O0 for all three compilers' LLVM halves; upstream has no fast-compile levels, so
+# its optimizer runs default<O1> (mem2reg, SROA, simple loop passes) for Ofcmax/Ofcmid and
+# default<O2> for Ofcmin, the nearest upstream pipelines in spirit.
+LEVELS = {
+    "O0": ("default<O0>", "-O0", ["-Xcicc", "-O0"]),
+    "O1": ("default<O1>", "-O1", ["-Xcicc", "-O1"]),
+    "O2": ("default<O2>", "-O2", ["-Xcicc", "-O2"]),
+    "O3": ("default<O3>", "-O3", []),  # nvcc passes no -O to cicc: its device default is O3
+    "Ofcmax": ("default<O1>", "-O0", ["--Ofast-compile=max"]),
+    "Ofcmid": ("default<O1>", "-O0", ["--Ofast-compile=mid"]),
+    "Ofcmin": ("default<O2>", "-O0", ["--Ofast-compile=min"]),
+}
+# cicc in libnvvm mode takes -opt=N (it rejects -ON) and -Ofast-compile=LEVEL.
+CICC_LEVEL = {"O0": ["-opt=0"], "O1": ["-opt=1"], "O2": ["-opt=2"], "O3": ["-opt=3"],
+              "Ofcmax": ["-Ofast-compile=max"], "Ofcmid": ["-Ofast-compile=mid"],
+              "Ofcmin": ["-Ofast-compile=min"]}
+
+# NVVM's data layout for 64-bit NVPTX (as cicc nvvm-latest prints it when a module differs) and
+# the version tag libnvvm wants (research-facts.md).
+NVVM_DATALAYOUT = ("e-p:64:64:64-p6:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
+                   "i128:128:128-f32:32:32-f64:64:64-f128:128:128-v16:16:16-v32:32:32-v64:64:64-"
+                   "v128:128:128-n16:32:64-a:8:8")
+
+
+@dataclass
+class Step:
+    name: str            # clang, opt, llc, nvcc, cicc: the timing key
+    argv: list
+    stdout: str = ""     # file that receives stdout ("" = captured and discarded)
+
+
+@dataclass
+class Outcome:
+    ok: bool = True
+    step: str = ""
+    message: str = ""
+    times: dict = field(default_factory=dict)   # step name -> [seconds per repetition]
+
+
+def run_step(step, cwd):
+    """Runs one step; returns (ok, seconds, stderr text)."""
+    out = open(os.path.join(cwd, step.stdout), "w") if step.stdout else subprocess.PIPE
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(step.argv, cwd=cwd, stdout=out, stderr=subprocess.PIPE, text=True,
+                              timeout=600)
+    except subprocess.TimeoutExpired:
+        return False, 600.0, f"{step.name} timed out after 600 s"
+    finally:
+        if step.stdout:
+            out.close()
+    secs = time.perf_counter() - t0
+    if proc.returncode != 0:
+        text = proc.stderr.strip() or f"(no stderr; exit {proc.returncode})"
+        return False, secs, f"exit {proc.returncode}: {tail(text)}"
+    return True, secs, proc.stderr
+
+
+def tail(text, n=12):
+    lines = text.strip().splitlines()
+    return "\n".join(lines[-n:])
+
+
+def clang_step(tools, src, empty_cuda):
+    return Step("clang", [tools.llvm("clang++"), "-x", "cuda", "--cuda-device-only", "-nocudainc",
+                          "-nocudalib", f"--cuda-path={empty_cuda}", f"--cuda-gpu-arch={ARCH}",
+                          "-Xclang", "-target-feature", "-Xclang", "+ptx80",
+                          "-I", os.path.join(ROOT, "include"), "-O3", "-Xclang", "-disable-llvm-passes",
+                          "-emit-llvm", "-c", src, "-o", "k.bc"])
+
+
+def pipeline(compiler, tools, level, src, knobs):
+    """Timed steps that turn k.bc (or the .cu for nvidia) into <compiler>.ptx."""
+    up_opt, llc_level, nvcc_flags = LEVELS[level]
+    knob_args = [f"-{k}" for k in knobs]
+    if compiler == "upstream":
+        return [Step("opt", [tools.llvm("opt"), f"-passes={up_opt}", "k.bc", "-o", "upstream.bc"]),
+                Step("llc", [tools.llvm("llc"), llc_level, f"-mcpu={ARCH}", "upstream.bc",
+                             "-o", "upstream.ptx"])]
+    if compiler == "nvopt":
+        return [Step("opt", [tools.llvm("opt"), f"-load-pass-plugin={tools.plugin}", *knob_args,
+                             f"-passes=nvopt<{level}>", "k.bc", "-o", "nvopt.bc"]),
+                Step("llc", [tools.llvm("llc"), f"--load-pass-plugin={tools.plugin}", *knob_args,
+                             llc_level if level in ("O1", "O2", "O3") else "-O0", f"-mcpu={ARCH}",
+                             "nvopt.bc", "-o", "nvopt.ptx"])]
+    if compiler == "nvidia":
+        return [Step("nvcc", [tools.nv("nvcc"), "-ptx", f"-arch={ARCH}", "-I", os.path.join(ROOT, "include"),
+                              *nvcc_flags, src, "-o", "nvidia.ptx"])]
+    if compiler == "nvvm-latest":
+        return [Step("cicc", [tools.cicc(), "-libnvvm", "-arch=compute_90", "-nvvm-version=nvvm-latest",
+                              *CICC_LEVEL[level], "k.nvvm.bc", "-o", "nvvm-latest.ptx"])]
+    raise ValueError(compiler)
+
+
+def verify_steps(compiler, tools, level, knobs):
+    """Untimed checks run once: opt -verify-each, llc -verify-machineinstrs (LLVM compilers)."""
+    steps = pipeline(compiler, tools, level, "", knobs)
+    if compiler not in ("upstream", "nvopt"):
+        return []
+    opt, llc = steps
+    return [Step("opt -verify-each", opt.argv[:-2] + ["-verify-each", "-o", os.devnull]),
+            Step("llc -verify-machineinstrs", llc.argv[:-2] + ["-verify-machineinstrs", "-o", os.devnull])]
+
+
+def preconditions(compiler, tools):
+    """'' when the compiler can run, else the reason it cannot."""
+    if compiler == "nvopt" and tools.plugin_error:
+        return tools.plugin_error
+    if compiler == "nvidia" and not (tools.nvidia_bin and os.path.exists(tools.nv("nvcc"))):
+        return "nvcc not available (scripts/nvidia-tools.sh failed)"
+    if compiler == "nvvm-latest" and not (tools.nvvm_bin and os.path.exists(tools.cicc())):
+        return "cicc not available (scripts/nvidia-tools.sh failed)"
+    return ""
+
+
+def make_nvvm_input(tools, cwd):
+    """k.bc -> k.nvvm.bc with NVVM's data layout and !nvvmir.version (research-facts.md)."""
+    dis = subprocess.run([tools.llvm("llvm-dis"), "k.bc", "-o", "-"], cwd=cwd, capture_output=True, text=True)
+    if dis.returncode != 0:
+        return f"llvm-dis failed: {tail(dis.stderr)}"
+    text = re.sub(r'^target datalayout = ".*"$', f'target datalayout = "{NVVM_DATALAYOUT}"',
+                  dis.stdout, count=1, flags=re.M)
+    free = 1 + max([int(n) for n in re.findall(r"^!(\d+) = ", text, flags=re.M)] or [0])
+    text += f"\n!nvvmir.version = !{{!{free}}}\n!{free} = !{{i32 2, i32 0}}\n"
+    asm = subprocess.run([tools.llvm("llvm-as"), "-", "-o", "k.nvvm.bc"], cwd=cwd, input=text,
+                         capture_output=True, text=True)
+    return "" if asm.returncode == 0 else f"llvm-as failed: {tail(asm.stderr)}"

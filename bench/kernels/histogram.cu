@@ -1,0 +1,15 @@
+// 256-bin histogram: per-block shared-memory bins with atomics, merged into global bins
+// (bench corpus).
+#include "nvopt_cuda.h"
+
+extern "C" __global__ void histogram256(const unsigned char *__restrict__ data, int n,
+                                        unsigned *__restrict__ bins) {
+  __shared__ unsigned local[256];
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&local[data[i]], 1u);
+  __syncthreads();
+  for (int b = threadIdx.x; b < 256; b += blockDim.x)
+    if (local[b]) atomicAdd(&bins[b], local[b]);
+}

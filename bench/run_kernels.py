@@ -1,0 +1,106 @@
+# Compiles one kernel file with every compiler, repeats the timed steps, checks the LLVM
+# pipelines with -verify-each / -verify-machineinstrs, assembles each PTX with ptxas -v and
+# disassembles it with cuobjdump -sass, and collects the per-entry figures
+# (evaluation.md "Figures, per kernel entry"; failures are recorded, never skipped).
+import os
+import statistics
+from dataclasses import dataclass, field
+
+import compilers
+import figures
+from compilers import Outcome, Step, run_step
+
+
+@dataclass
+class FileResult:
+    stem: str
+    times: dict = field(default_factory=dict)     # compiler -> {step: median seconds}
+    entries: dict = field(default_factory=dict)   # compiler -> {entry: figures dict}
+    failures: list = field(default_factory=list)  # (compiler, step, message)
+
+
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, empty_cuda):
+    stem = os.path.splitext(os.path.basename(src))[0]
+    res = FileResult(stem)
+    os.makedirs(workdir, exist_ok=True)
+    front = timed([compilers.clang_step(tools, src, empty_cuda)], workdir, reps)
+    if not front.ok:
+        for c in comps:
+            if c != "nvidia":
+                res.failures.append((c, front.step, front.message))
+        comps = [c for c in comps if c == "nvidia"]
+    for c in comps:
+        outcome = run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each)
+        if front.ok and c != "nvidia":
+            outcome.times.update(front.times)
+        if not outcome.ok:
+            res.failures.append((c, outcome.step, outcome.message))
+            continue
+        res.times[c] = {k: statistics.median(v) for k, v in outcome.times.items()}
+        entries, err = assemble(c, workdir, tools)
+        if err:
+            res.failures.append((c, "ptxas", err))
+            continue
+        res.entries[c] = entries
+    return res
+
+
+def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each):
+    why = compilers.preconditions(c, tools)
+    if why:
+        return Outcome(False, "setup", why)
+    if c == "nvvm-latest":
+        err = compilers.make_nvvm_input(tools, workdir)
+        if err:
+            return Outcome(False, "nvvm input", err)
+    outcome = timed(compilers.pipeline(c, tools, level, src, knobs), workdir, reps)
+    if outcome.ok and verify_each:
+        for step in compilers.verify_steps(c, tools, level, knobs):
+            ok, _, msg = run_step(step, workdir)
+            if not ok:
+                return Outcome(False, step.name, msg)
+    return outcome
+
+
+def timed(steps, workdir, reps):
+    """Runs the steps in order `reps` times; the first failure ends it."""
+    out = Outcome()
+    for _ in range(reps):
+        for step in steps:
+            ok, secs, msg = run_step(step, workdir)
+            if not ok:
+                return Outcome(False, step.name, msg, out.times)
+            out.times.setdefault(step.name, []).append(secs)
+    return out
+
+
+def assemble(c, workdir, tools):
+    """ptxas -v and cuobjdump -sass on <c>.ptx; returns ({entry: figures}, error)."""
+    ptx_path = os.path.join(workdir, f"{c}.ptx")
+    with open(ptx_path) as f:
+        counts = figures.ptx_counts(f.read())
+    if not counts:
+        return {}, f"no .entry found in {c}.ptx"
+    info, sass = {}, {}
+    if tools.nvidia_bin:
+        ok, _, msg = run_step(Step("ptxas", [tools.nv("ptxas"), f"-arch={compilers.ARCH}", "-v",
+                                             f"{c}.ptx", "-o", f"{c}.cubin"]), workdir)
+        if not ok:
+            return {}, f"ptxas rejected {c}.ptx: {msg}"
+        with open(os.path.join(workdir, f"{c}.ptxas.txt"), "w") as f:
+            f.write(msg)
+        info = figures.ptxas_info(msg)
+        ok, _, msg = run_step(Step("cuobjdump", [tools.nv("cuobjdump"), "-sass", f"{c}.cubin"],
+                                   stdout=f"{c}.sass"), workdir)
+        if not ok:
+            return {}, f"cuobjdump -sass failed on {c}.cubin: {msg}"
+        with open(os.path.join(workdir, f"{c}.sass")) as f:
+            sass = figures.sass_counts(f.read())
+    entries = {}
+    for name, cnt in counts.items():
+        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"]}
+        fig.update({k: v for k, v in info.get(name, {}).items()})
+        if name in sass:
+            fig["sass_instrs"] = sass[name]
+        entries[name] = fig
+    return entries, ""
