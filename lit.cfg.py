@@ -13,11 +13,12 @@ import lit.formats
 
 config.name = "nvopt"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".ll", ".test", ".cu", ".mir"]
+config.suffixes = [".ll", ".test", ".mir"]
 root = os.path.dirname(os.path.abspath(__file__))
-# The suite root is the project root; tests live under plugin-tests/ only.
+# The suite root is the project root; tests live under plugin-tests/ only (excludes match
+# directory names at any depth, so only names that never hold tests are listed).
 config.excludes = ["Inputs", "inputs", "target", "build", "src", "scripts", "include", "examples",
-                   "bench", ".ci", ".git"]
+                   "kernels", ".ci", ".git"]
 config.test_source_root = root
 config.test_exec_root = os.path.join(root, "build", "lit")
 
