@@ -53,9 +53,12 @@ pub fn loaded_llvm_majors() -> Vec<u32> {
     buf[..n.min(buf.len())].to_vec()
 }
 
-pub fn register_pass_builder(pass_builder: *mut c_void) {
-    // SAFETY: LLVM hands us a live PassBuilder&.
-    unsafe { nvopt_shim_register_pass_builder(pass_builder) }
+/// Registers the `nvopt<LEVEL>` pipeline element with a PassBuilder.
+///
+/// # Safety
+/// `pass_builder` is the live `llvm::PassBuilder&` LLVM passed to the plugin callback.
+pub unsafe fn register_pass_builder(pass_builder: *mut c_void) {
+    nvopt_shim_register_pass_builder(pass_builder)
 }
 
 /// Result codes of [`nvopt_build_pipeline`].

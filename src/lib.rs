@@ -25,7 +25,8 @@ pub struct PassPluginLibraryInfo {
 const LLVM_PLUGIN_API_VERSION: u32 = 2;
 
 extern "C" fn register_callbacks(pass_builder: *mut c_void) {
-    ffi::register_pass_builder(pass_builder);
+    // SAFETY: LLVM calls this with its live PassBuilder.
+    unsafe { ffi::register_pass_builder(pass_builder) }
 }
 
 /// Entry point looked up by `PassPlugin::Load` in opt, llc and clang.
