@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-BIN = "/usr/lib/llvm-22/bin"
+from nvopt_paths import LLVM_BIN as BIN
 OPTION = re.compile(r"^\s+--?([A-Za-z0-9][A-Za-z0-9_.+-]*)")
 
 

@@ -13,7 +13,8 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from nvopt_paths import LLVM_BIN, PLUGIN, ROOT
+
 LEVELS = ["O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin"]
 ADAPTORS = {"function", "cgscc", "loop", "loop-mssa", "devirt", "module"}
 MODULE = 'target triple = "nvptx64-nvidia-cuda"\ndefine void @f() {\n  ret void\n}\n'
@@ -63,8 +64,8 @@ def lcs(a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference", "cicc-pipelines"))
-    ap.add_argument("--opt", default="/usr/lib/llvm-22/bin/opt")
-    ap.add_argument("--plugin", default=os.path.join(ROOT, "target", "release", "libnvopt.so"))
+    ap.add_argument("--opt", default=f"{LLVM_BIN}/opt")
+    ap.add_argument("--plugin", default=PLUGIN)
     ap.add_argument("--min", type=float, default=0.85)
     ap.add_argument("--verbose", action="store_true", help="print both sequences")
     args = ap.parse_args()

@@ -12,12 +12,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = "/usr/lib/llvm-22/bin"
+from nvopt_paths import LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd
 LEVELS = {"O0": "-O0", "O1": "-O1", "O2": "-O2", "O3": "-O3", "Ofcmax": "-O0", "Ofcmid": "-O0", "Ofcmin": "-O0"}
-CUDA = ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_90",
-        "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-I", os.path.join(ROOT, "include"),
-        "-O3", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
 
 
 def step(cmd):
@@ -29,7 +25,7 @@ def one(cu, level, args, tmp):
     stem = f"{os.path.splitext(os.path.basename(cu))[0]}.{level}"
     bc, obc, ptx = (os.path.join(tmp, stem + ext) for ext in (".bc", ".opt.bc", ".ptx"))
     plug = args.plugin
-    steps = [("clang", [f"{BIN}/clang++", *CUDA, cu, "-o", bc]),
+    steps = [("clang", device_ir_cmd(cu, bc)),
              ("opt", [f"{BIN}/opt", f"-load-pass-plugin={plug}", f"-passes=nvopt<{level}>", "-verify-each", bc, "-o", obc]),
              ("llc", [f"{BIN}/llc", f"--load-pass-plugin={plug}", "-mcpu=sm_90", LEVELS[level],
                       "-verify-machineinstrs", obc, "-o", ptx])]
@@ -45,7 +41,7 @@ def one(cu, level, args, tmp):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("kernels", nargs="*")
-    ap.add_argument("--plugin", default=os.path.join(ROOT, "target", "release", "libnvopt.so"))
+    ap.add_argument("--plugin", default=PLUGIN)
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or
                     os.path.join(os.environ.get("NVOPT_NVIDIA_BIN", "/nonexistent"), "ptxas"))
     args = ap.parse_args()

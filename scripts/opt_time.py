@@ -12,11 +12,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = "/usr/lib/llvm-22/bin"
-CUDA = ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_90",
-        "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-I", os.path.join(ROOT, "include"),
-        "-O3", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c"]
+from nvopt_paths import LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd
 
 
 def run(cmd):
@@ -36,7 +32,7 @@ def main():
     ap.add_argument("inputs", nargs="*", help=".cu files (default: examples, test inputs, bench kernels)")
     ap.add_argument("--pipelines", default="default<O3>,nvopt<O3>,nvopt<Ofcmax>")
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--plugin", default=os.path.join(ROOT, "target", "release", "libnvopt.so"))
+    ap.add_argument("--plugin", default=PLUGIN)
     args = ap.parse_args()
     inputs = args.inputs or sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")) +
                                    glob.glob(os.path.join(ROOT, "plugin-tests", "Inputs", "*.cu")) +
@@ -45,7 +41,7 @@ def main():
     bcs = []
     for i, cu in enumerate(inputs):
         bc = os.path.join(tmp, f"{i}.bc")
-        run([f"{BIN}/clang++", *CUDA, cu, "-o", bc])
+        run(device_ir_cmd(cu, bc))
         bcs.append(bc)
     pipelines = args.pipelines.split(",") + ["verify"]  # verify alone: process start and I/O
     totals = {p: [] for p in pipelines}
