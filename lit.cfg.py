@@ -4,10 +4,9 @@
 #   %cudaflags  clang-22 flags that compile a .cu to NVPTX device IR without a CUDA SDK
 # Features: 'ptxas' and 'cicc' when NVIDIA's tools are installed (scripts/nvidia-tools.sh);
 # tests needing them say `REQUIRES: ptxas` and are reported UNSUPPORTED when absent.
-import glob
 import os
 import shutil
-import subprocess
+import sys
 
 import lit.formats
 
@@ -54,10 +53,12 @@ config.substitutions += [
 ]
 
 # NVIDIA's tools: $NVOPT_NVIDIA_BIN, else the wheels scripts/nvidia-tools.sh installs, else PATH.
-nv_venv = glob.glob(os.path.join(root, "build", "nvidia-venv", "lib", "python3*", "site-packages",
-                                 "nvidia", "cu13"))
-nv_bin = os.environ.get("NVOPT_NVIDIA_BIN") or (os.path.join(nv_venv[0], "bin") if nv_venv else "")
-nvvm_bin = os.environ.get("NVOPT_NVVM_BIN") or (os.path.join(nv_venv[0], "nvvm", "bin") if nv_venv else "")
+sys.path.insert(0, os.path.join(root, "scripts"))
+from nvopt_paths import nvidia_cu13  # noqa: E402
+
+cu13 = nvidia_cu13()
+nv_bin = os.environ.get("NVOPT_NVIDIA_BIN") or (os.path.join(cu13, "bin") if cu13 else "")
+nvvm_bin = os.environ.get("NVOPT_NVVM_BIN") or (os.path.join(cu13, "nvvm", "bin") if cu13 else "")
 ptxas = os.path.join(nv_bin, "ptxas") if nv_bin else shutil.which("ptxas")
 if ptxas and os.path.exists(ptxas):
     config.available_features.add("ptxas")

@@ -83,7 +83,8 @@ def kernel_files(args):
 
 def metadata(args, tools, files, elapsed):
     nv = tools.nv("nvcc") if tools.nvidia_bin else ""
-    up_opt, llc_level, nvcc_flags = compilers.LEVELS[args.level]
+    up_opt, nvcc_flags = compilers.LEVELS[args.level]
+    llc_level = compilers.llc_opt_level(args.level)
     meta = {
         "level": args.level,
         "command": "python3 bench/bench.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
@@ -142,14 +143,12 @@ def main(argv=None):
         log(f"nvopt column will fail: {tools.plugin_error}")
     files = kernel_files(args)
     os.makedirs(args.out, exist_ok=True)
-    empty_cuda = os.path.join(args.out, "empty-cuda-path")
-    os.makedirs(empty_cuda, exist_ok=True)
     results = []
     for i, src in enumerate(files, 1):
         stem = os.path.basename(src)[:-3]
         t1 = time.perf_counter()
         res = compile_file(src, os.path.join(args.out, "work", stem), tools, args.level, args.comps,
-                           args.knob, args.reps, not args.no_verify_each, empty_cuda)
+                           args.knob, args.reps, not args.no_verify_each)
         status = "ok" if not res.failures else f"{len(res.failures)} failure(s)"
         log(f"[{i}/{len(files)}] {stem}: {status} ({time.perf_counter() - t1:.1f} s)")
         results.append(res)

@@ -8,25 +8,24 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from tools import ROOT
+from tools import ROOT, device_ir_cmd, llc_opt_level
 
 ARCH = "sm_90"
 COMPILERS = ("upstream", "nvopt", "nvidia", "nvvm-latest")
 DEFAULT_COMPILERS = ("upstream", "nvopt", "nvidia")
 
-# level -> upstream opt pipeline, llc level (upstream and nvopt), nvcc flags.
-# Ofast-compile: cicc runs the O0 code generator for every Ofc level (research-facts.md), so
-# llc runs at -O0 for all three compilers' LLVM halves; upstream has no fast-compile levels, so
+# level -> upstream opt pipeline, nvcc flags. llc runs at nvopt_paths.llc_opt_level for both
+# LLVM compilers (-O0 at every Ofc level, as cicc); upstream has no fast-compile levels, so
 # its optimizer runs default<O1> (mem2reg, SROA, simple loop passes) for Ofcmax/Ofcmid and
 # default<O2> for Ofcmin, the nearest upstream pipelines in spirit.
 LEVELS = {
-    "O0": ("default<O0>", "-O0", ["-Xcicc", "-O0"]),
-    "O1": ("default<O1>", "-O1", ["-Xcicc", "-O1"]),
-    "O2": ("default<O2>", "-O2", ["-Xcicc", "-O2"]),
-    "O3": ("default<O3>", "-O3", []),  # nvcc passes no -O to cicc: its device default is O3
-    "Ofcmax": ("default<O1>", "-O0", ["--Ofast-compile=max"]),
-    "Ofcmid": ("default<O1>", "-O0", ["--Ofast-compile=mid"]),
-    "Ofcmin": ("default<O2>", "-O0", ["--Ofast-compile=min"]),
+    "O0": ("default<O0>", ["-Xcicc", "-O0"]),
+    "O1": ("default<O1>", ["-Xcicc", "-O1"]),
+    "O2": ("default<O2>", ["-Xcicc", "-O2"]),
+    "O3": ("default<O3>", []),  # nvcc passes no -O to cicc: its device default is O3
+    "Ofcmax": ("default<O1>", ["--Ofast-compile=max"]),
+    "Ofcmid": ("default<O1>", ["--Ofast-compile=mid"]),
+    "Ofcmin": ("default<O2>", ["--Ofast-compile=min"]),
 }
 # cicc in libnvvm mode takes -opt=N (it rejects -ON) and -Ofast-compile=LEVEL.
 CICC_LEVEL = {"O0": ["-opt=0"], "O1": ["-opt=1"], "O2": ["-opt=2"], "O3": ["-opt=3"],
@@ -79,17 +78,14 @@ def tail(text, n=12):
     return "\n".join(lines[-n:])
 
 
-def clang_step(tools, src, empty_cuda):
-    return Step("clang", [tools.llvm("clang++"), "-x", "cuda", "--cuda-device-only", "-nocudainc",
-                          "-nocudalib", f"--cuda-path={empty_cuda}", f"--cuda-gpu-arch={ARCH}",
-                          "-Xclang", "-target-feature", "-Xclang", "+ptx80",
-                          "-I", os.path.join(ROOT, "include"), "-O3", "-Xclang", "-disable-llvm-passes",
-                          "-emit-llvm", "-c", src, "-o", "k.bc"])
+def clang_step(tools, src):
+    return Step("clang", device_ir_cmd(src, "k.bc", clang=tools.llvm("clang++")))
 
 
 def pipeline(compiler, tools, level, src, knobs):
     """Timed steps that turn k.bc (or the .cu for nvidia) into <compiler>.ptx."""
-    up_opt, llc_level, nvcc_flags = LEVELS[level]
+    up_opt, nvcc_flags = LEVELS[level]
+    llc_level = llc_opt_level(level)
     knob_args = [f"-{k}" for k in knobs]
     if compiler == "upstream":
         return [Step("opt", [tools.llvm("opt"), f"-passes={up_opt}", "k.bc", "-o", "upstream.bc"]),
@@ -99,7 +95,7 @@ def pipeline(compiler, tools, level, src, knobs):
         return [Step("opt", [tools.llvm("opt"), f"-load-pass-plugin={tools.plugin}", *knob_args,
                              f"-passes=nvopt<{level}>", "k.bc", "-o", "nvopt.bc"]),
                 Step("llc", [tools.llvm("llc"), f"--load-pass-plugin={tools.plugin}", *knob_args,
-                             llc_level if level in ("O1", "O2", "O3") else "-O0", f"-mcpu={ARCH}",
+                             llc_level, f"-mcpu={ARCH}",
                              "nvopt.bc", "-o", "nvopt.ptx"])]
     if compiler == "nvidia":
         return [Step("nvcc", [tools.nv("nvcc"), "-ptx", f"-arch={ARCH}", "-I", os.path.join(ROOT, "include"),

@@ -19,11 +19,11 @@ class FileResult:
     failures: list = field(default_factory=list)  # (compiler, step, message)
 
 
-def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, empty_cuda):
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each):
     stem = os.path.splitext(os.path.basename(src))[0]
     res = FileResult(stem)
     os.makedirs(workdir, exist_ok=True)
-    front = timed([compilers.clang_step(tools, src, empty_cuda)], workdir, reps)
+    front = timed([compilers.clang_step(tools, src)], workdir, reps)
     if not front.ok:
         for c in comps:
             if c != "nvidia":

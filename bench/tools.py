@@ -8,7 +8,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts"))
+from nvopt_paths import ROOT, device_ir_cmd, llc_opt_level  # noqa: E402,F401
 
 
 @dataclass

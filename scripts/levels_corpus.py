@@ -12,8 +12,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from nvopt_paths import LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd
-LEVELS = {"O0": "-O0", "O1": "-O1", "O2": "-O2", "O3": "-O3", "Ofcmax": "-O0", "Ofcmid": "-O0", "Ofcmin": "-O0"}
+from nvopt_paths import LEVELS, LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd, llc_opt_level
 
 
 def step(cmd):
@@ -27,7 +26,7 @@ def one(cu, level, args, tmp):
     plug = args.plugin
     steps = [("clang", device_ir_cmd(cu, bc)),
              ("opt", [f"{BIN}/opt", f"-load-pass-plugin={plug}", f"-passes=nvopt<{level}>", "-verify-each", bc, "-o", obc]),
-             ("llc", [f"{BIN}/llc", f"--load-pass-plugin={plug}", "-mcpu=sm_90", LEVELS[level],
+             ("llc", [f"{BIN}/llc", f"--load-pass-plugin={plug}", "-mcpu=sm_90", llc_opt_level(level),
                       "-verify-machineinstrs", obc, "-o", ptx])]
     if args.ptxas:
         steps.append(("ptxas", [args.ptxas, "-arch=sm_90", ptx, "-o", os.devnull]))

@@ -1,16 +1,36 @@
-"""Shared by the project's Python scripts: where LLVM 22, the plugin and the CUDA compatibility
-header are, and the clang-22 command that turns a .cu file into unoptimized sm_90 device IR
-(DESIGN.md, "Verified platform facts"; evaluation.md: -O3 with LLVM passes disabled)."""
+"""Shared by the project's Python tools (driver, bench, scripts, lit config): where LLVM 22, the
+plugin, the CUDA compatibility header and NVIDIA's wheels are; the clang-22 command that turns a
+.cu file into unoptimized sm_90 device IR (DESIGN.md, "Verified platform facts"; evaluation.md:
+-O3 with LLVM passes disabled, --cuda-path at an empty folder); and the llc level of each nvopt
+level (cicc runs its O0 code generator at every -Ofast-compile level, research-facts.md)."""
+import glob
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 PLUGIN = os.path.join(ROOT, "target", "release", "libnvopt.so")
+EMPTY_CUDA = os.path.join(ROOT, "build", "empty-cuda")
+LEVELS = ("O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin")
 
 
-def device_ir_cmd(cu, out):
+def llc_opt_level(level):
+    """llc's -O flag for an nvopt level: -O0 at O0 and every fast-compile level."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown nvopt level {level!r}; valid: {', '.join(LEVELS)}")
+    return "-O0" if level.startswith("Ofc") else "-" + level
+
+
+def device_ir_cmd(cu, out, clang=None):
     """clang-22 command: CUDA source -> unoptimized NVPTX bitcode, no CUDA SDK needed."""
-    return [f"{LLVM_BIN}/clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-            "--cuda-gpu-arch=sm_90", "-Xclang", "-target-feature", "-Xclang", "+ptx80",
-            "-I", os.path.join(ROOT, "include"), "-O3", "-Xclang", "-disable-llvm-passes",
-            "-emit-llvm", "-c", cu, "-o", out]
+    os.makedirs(EMPTY_CUDA, exist_ok=True)
+    return [clang or f"{LLVM_BIN}/clang++", "-x", "cuda", "--cuda-device-only", "-nocudainc",
+            "-nocudalib", f"--cuda-path={EMPTY_CUDA}", "--cuda-gpu-arch=sm_90",
+            "-Xclang", "-target-feature", "-Xclang", "+ptx80", "-I", os.path.join(ROOT, "include"),
+            "-O3", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c", cu, "-o", out]
+
+
+def nvidia_cu13():
+    """The cu13 folder of the wheels scripts/nvidia-tools.sh installs, or None."""
+    found = sorted(glob.glob(os.path.join(ROOT, "build", "nvidia-venv", "lib", "python3*",
+                                          "site-packages", "nvidia", "cu13")))
+    return found[0] if found else None
