@@ -3,7 +3,7 @@
 //! exports for the shim (pipeline building). Nothing but marshalling lives here.
 use crate::knobs::{Kind, KNOBS};
 use crate::pipeline;
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 
 extern "C" {
     fn nvopt_shim_register_bool(idx: u32, name: *const u8, name_len: usize, help: *const u8, help_len: usize, default: bool);
@@ -19,7 +19,8 @@ extern "C" {
         max: i32,
     );
     fn nvopt_shim_knob_value(idx: u32) -> i64;
-    fn nvopt_shim_loaded_llvm_majors(out: *mut u32, cap: usize) -> usize;
+    fn nvopt_shim_loaded_libraries(cb: extern "C" fn(*const c_char, *mut c_void), ctx: *mut c_void);
+    fn nvopt_shim_pass_known(pass_builder: *mut c_void, name: *const u8, len: usize) -> bool;
     fn nvopt_shim_register_pass_builder(pass_builder: *mut c_void);
 }
 
@@ -45,12 +46,25 @@ pub fn knob_value(idx: usize) -> i64 {
     unsafe { nvopt_shim_knob_value(idx as u32) }
 }
 
-/// LLVM major versions of the libLLVM libraries loaded in this process.
-pub fn loaded_llvm_majors() -> Vec<u32> {
-    let mut buf = [0u32; 16];
-    // SAFETY: the shim writes at most `cap` entries.
-    let n = unsafe { nvopt_shim_loaded_llvm_majors(buf.as_mut_ptr(), buf.len()) };
-    buf[..n.min(buf.len())].to_vec()
+/// File names of the libraries loaded in this process.
+pub fn loaded_libraries() -> Vec<String> {
+    extern "C" fn push(name: *const c_char, ctx: *mut c_void) {
+        // SAFETY: ctx is the Vec below; name is a NUL-terminated path from the dynamic loader.
+        let names = unsafe { &mut *(ctx as *mut Vec<String>) };
+        names.push(unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned());
+    }
+    let mut names: Vec<String> = Vec::new();
+    // SAFETY: the callback runs synchronously while `names` is alive.
+    unsafe { nvopt_shim_loaded_libraries(push, &mut names as *mut Vec<String> as *mut c_void) };
+    names
+}
+
+/// Whether the PassBuilder knows a pass name (NVPTX passes exist only with an NVPTX target).
+///
+/// # Safety
+/// `pass_builder` is a live `llvm::PassBuilder*`.
+pub unsafe fn pass_known(pass_builder: *mut c_void, name: &str) -> bool {
+    nvopt_shim_pass_known(pass_builder, name.as_ptr(), name.len())
 }
 
 /// Registers the `nvopt<LEVEL>` pipeline element with a PassBuilder.
@@ -70,10 +84,17 @@ const FAILED: i32 = 2;
 /// success `*out` receives the pipeline text (free it with [`nvopt_free_string`]).
 ///
 /// # Safety
-/// `element` points to `len` readable bytes; `out` is writable.
+/// `element` points to `len` readable bytes; `pass_builder` is the live PassBuilder; `out` is
+/// writable.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_build_pipeline(element: *const u8, len: usize, has_nvptx: bool, out: *mut *mut c_char) -> i32 {
+pub unsafe extern "C" fn nvopt_build_pipeline(
+    element: *const u8,
+    len: usize,
+    pass_builder: *mut c_void,
+    out: *mut *mut c_char,
+) -> i32 {
     let element = String::from_utf8_lossy(std::slice::from_raw_parts(element, len));
+    let has_nvptx = || pipeline::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
     match pipeline::build_element(&element, has_nvptx) {
         Ok(None) => NOT_OURS,
         Ok(Some(text)) => {

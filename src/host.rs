@@ -19,10 +19,19 @@ pub fn judge(loaded: &[u32]) -> Result<(), String> {
     }
 }
 
+/// The LLVM major in a libLLVM file name (`libLLVM.so.22.1`, `libLLVM-22.so`), if it is one.
+pub fn llvm_major(path: &str) -> Option<u32> {
+    let base = path.rsplit('/').next().unwrap_or(path).strip_prefix("libLLVM")?;
+    let rest = base.strip_prefix(".so.").or_else(|| base.strip_prefix('-'))?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
 /// Checks the host once per process; prints the refusal once.
 pub fn check_once() -> bool {
     static OK: OnceLock<bool> = OnceLock::new();
-    *OK.get_or_init(|| match judge(&crate::ffi::loaded_llvm_majors()) {
+    let majors = || crate::ffi::loaded_libraries().iter().filter_map(|l| llvm_major(l)).collect::<Vec<_>>();
+    *OK.get_or_init(|| match judge(&majors()) {
         Ok(()) => true,
         Err(msg) => {
             eprintln!("{msg}");
@@ -39,6 +48,16 @@ mod tests {
     fn same_major_is_accepted() {
         assert!(judge(&[22]).is_ok());
         assert!(judge(&[]).is_ok());
+    }
+
+    #[test]
+    fn majors_from_library_names() {
+        assert_eq!(llvm_major("/usr/lib/llvm-22/lib/libLLVM.so.22.1"), Some(22));
+        assert_eq!(llvm_major("/usr/lib/x86_64-linux-gnu/libLLVM-21.so"), Some(21));
+        assert_eq!(llvm_major("/tmp/libLLVM.so.21.1"), Some(21));
+        assert_eq!(llvm_major("/usr/lib/libLLVMSupport.so"), None);
+        assert_eq!(llvm_major("/lib/libc.so.6"), None);
+        assert_eq!(llvm_major("libLLVM.so"), None);
     }
 
     #[test]

@@ -151,10 +151,12 @@ pub fn build(ctx: &Context) -> Result<Built, String> {
 }
 
 /// The plugin's entry for one pipeline element: `Ok(None)` when it is not `nvopt<...>`.
-/// Reads the knobs, warns once when NVPTX-only slots are skipped, prints the slot report
-/// when asked, and counts slots in the statistics.
-pub fn build_element(element: &str, has_nvptx: bool) -> Result<Option<String>, String> {
+/// `has_nvptx` asks LLVM whether the NVPTX-only passes exist. Reads the knobs, warns once
+/// when NVPTX-only slots are skipped, prints the slot report when asked, and counts slots in
+/// the statistics.
+pub fn build_element(element: &str, has_nvptx: impl FnOnce() -> bool) -> Result<Option<String>, String> {
     let Some(level) = parse_element(element)? else { return Ok(None) };
+    let has_nvptx = has_nvptx();
     let ctx = Context::new(level, Knobs::current(), has_nvptx);
     let built = build(&ctx)?;
     // The PassBuilder parses an element twice (once to classify it, once for real): report once.

@@ -7,26 +7,16 @@
 
 using namespace llvm;
 
-extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, bool HasNVPTX, char **Out);
+extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, void *PB, char **Out);
 extern "C" void nvopt_free_string(char *S);
 
 namespace {
-
-// NVPTX passes are registered only when the target machine is NVPTX (DESIGN.md).
-bool hasNVPTX(PassBuilder &PB) {
-  ModulePassManager Probe;
-  if (Error E = PB.parsePassPipeline(Probe, "nvvm-reflect")) {
-    consumeError(std::move(E));
-    return false;
-  }
-  return true;
-}
 
 bool parseNvopt(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
   if (!Name.starts_with("nvopt"))
     return false;
   char *Text = nullptr;
-  if (nvopt_build_pipeline(Name.data(), Name.size(), hasNVPTX(PB), &Text) != 1)
+  if (nvopt_build_pipeline(Name.data(), Name.size(), &PB, &Text) != 1)
     return false;
   Error E = PB.parsePassPipeline(MPM, Text);
   bool Ok = !E;
@@ -38,6 +28,16 @@ bool parseNvopt(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
 }
 
 } // namespace
+
+// Whether PB can parse `Name` as a pipeline (NVPTX passes exist only with an NVPTX target).
+extern "C" bool nvopt_shim_pass_known(void *P, const char *Name, size_t Len) {
+  ModulePassManager Probe;
+  if (Error E = static_cast<PassBuilder *>(P)->parsePassPipeline(Probe, StringRef(Name, Len))) {
+    consumeError(std::move(E));
+    return false;
+  }
+  return true;
+}
 
 extern "C" void nvopt_shim_register_pass_builder(void *P) {
   PassBuilder &PB = *static_cast<PassBuilder *>(P);
