@@ -51,6 +51,13 @@ pub static KNOBS: &[Knob] = &[
     flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
     flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
     flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
+    // --- nv-scev: cicc's getSCEV gating (seed 000, "NVIDIA Simple Mode") ---
+    flag("scalar-evolution-complexity-control", true, "nv-scev simple mode: gate each getSCEV by failure count and expression size (off: the recursion budget, which kernels bypass)", "nv-scev mode"),
+    int("scalar-evolution-max-expr-size", 384, 1, i32::MAX, "nv-scev: expression-size score above which a value is SCEVUnknown (one failure more)", "nv-scev size gate"),
+    int("scalar-evolution-max-expr-failures", 100, 0, i32::MAX, "nv-scev: failures after which every new value of the function is SCEVUnknown", "nv-scev failure gate"),
+    int("scalar-evolution-max-add-items", 500, 1, i32::MAX, "nv-scev: add expressions with more operands are SCEVUnknown", "nv-scev add-size gate"),
+    int("scalar-evolution-max-recursion-depth", 100, 0, i32::MAX, "nv-scev normal mode: uncached getSCEV queries per function (per gated query in simple mode) before values become SCEVUnknown; kernels bypass it", "nv-scev recursion budget"),
+    int("nv-scev-complexity-config", 0, 0, 3, "nv-scev scorer configuration bits (cicc's SE+1572): bit 0 scales each instruction's score by 3/2, bit 1 adds twice its loop depth", "nv-scev scorer"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

@@ -7,6 +7,7 @@ pub mod host;
 pub mod knobs;
 pub mod logger;
 pub mod pipeline;
+pub mod scev;
 mod readme;
 pub mod stats;
 
@@ -45,6 +46,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 
 /// Runs when the library is loaded (opt/llc `-load-pass-plugin`, `llc -load`, clang): knobs
 /// must exist before LLVM parses the rest of the command line.
+#[cfg(not(test))]
 extern "C" fn on_load() {
     if host::check_once() {
         ffi::register_knobs();

@@ -9,6 +9,7 @@ using namespace llvm;
 
 extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, void *PB, char **Out);
 extern "C" void nvopt_free_string(char *S);
+void nvopt_register_scev(PassBuilder &PB);
 
 namespace {
 
@@ -45,4 +46,5 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
       [&PB](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         return parseNvopt(PB, Name, MPM);
       });
+  nvopt_register_scev(PB);
 }
