@@ -90,6 +90,13 @@ pub static KNOBS: &[Knob] = &[
     flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
     flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
     flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
+    // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
+    flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
+    flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),
+    int("lsr-rp-limit", 60, 0, 1_000_000, "Register-pressure limit of the LSR gate, in 32-bit registers carried around the loop (header PHIs + live-in values)", "LSR register-pressure gate"),
+    flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
+    flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
+    int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),
 ];
 
 /// Looks a knob up by name.

@@ -2,10 +2,12 @@
 //! NVIDIA cicc's NVPTX optimization flow (DESIGN.md). This file is the plugin entry:
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
+pub mod codegen;
 pub mod ffi;
 pub mod host;
 pub mod knobs;
 pub mod logger;
+pub mod lsr_gate;
 pub mod pipeline;
 pub mod scev;
 mod readme;

@@ -1,0 +1,80 @@
+//! What nvopt adds to llc's (and clang's) legacy codegen pipeline. The TargetPassConfig callback
+//! in src/shim/codegen.cpp asks [`insertions`] once per pipeline and inserts each chosen pass
+//! right after its anchor, both named by their registered pass names (DESIGN.md "How the flow
+//! runs": NVPTX triples, optimization level above 0, unless switched off by knob). The callback
+//! fires for every target a process builds a codegen pipeline for, and never in opt.
+//!
+//! Insertions so far: the LSR gates (src/lsr_gate.rs), right before llc's stock
+//! LoopStrengthReduce (research-facts.md "NVIDIA LSR knobs"): llc's IR pipeline adds
+//! `canon-freeze` immediately before `loop-reduce`, in the same loop pass manager, and only when
+//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out.
+use crate::knobs::Knobs;
+use std::ffi::c_void;
+
+/// One pass to insert: its registered name and the registered name of the pass it follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Insertion {
+    pub pass: &'static str,
+    pub after: &'static str,
+}
+
+/// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
+pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
+
+/// The passes to insert into a codegen pipeline for this target and `-O` level.
+pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
+    let mut out = Vec::new();
+    if !is_nvptx || opt_level == 0 {
+        return out;
+    }
+    if knobs.on("nv-lsr-gate") {
+        out.push(LSR_GATE);
+    }
+    out
+}
+
+/// Called by src/shim/codegen.cpp when a codegen pipeline is built: hands each insertion
+/// (pass name, anchor name) to `insert`.
+///
+/// # Safety
+/// `insert` may be called with `ctx` and byte strings valid for the duration of the call.
+#[no_mangle]
+pub unsafe extern "C" fn nvopt_codegen_insertions(
+    is_nvptx: bool,
+    opt_level: u32,
+    insert: extern "C" fn(ctx: *mut c_void, pass: *const u8, pass_len: usize, after: *const u8, after_len: usize),
+    ctx: *mut c_void,
+) {
+    let list = insertions(is_nvptx, opt_level, &Knobs::current());
+    log::debug!("codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): inserting {list:?}");
+    for i in list {
+        insert(ctx, i.pass.as_ptr(), i.pass.len(), i.after.as_ptr(), i.after.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nvptx_above_o0_gets_the_lsr_gate() {
+        let k = Knobs::defaults();
+        for level in 1..=3 {
+            assert_eq!(insertions(true, level, &k), vec![LSR_GATE]);
+        }
+    }
+
+    #[test]
+    fn other_targets_and_o0_get_nothing() {
+        let k = Knobs::defaults();
+        assert!(insertions(false, 3, &k).is_empty());
+        assert!(insertions(true, 0, &k).is_empty());
+    }
+
+    #[test]
+    fn master_switch_turns_the_gate_off() {
+        let mut k = Knobs::defaults();
+        k.set("nv-lsr-gate", 0);
+        assert!(insertions(true, 3, &k).is_empty());
+    }
+}

@@ -1,0 +1,179 @@
+// The legacy loop pass `nv-lsr-gate-pass` (switched by the knob `nv-lsr-gate`; a legacy pass
+// name must differ from every knob, since opt turns each registered legacy pass into an option):
+// cicc's LSR gates (research-facts.md "NVIDIA LSR knobs"; seed 000: disable-unknown-trip-lsr,
+// lsr-check-rp / lsr-rp-limit) around llc's stock LoopStrengthReduce, which stays in the
+// pipeline unchanged. src/shim/codegen.cpp inserts this
+// pass after `canon-freeze`, i.e. right before `loop-reduce` in the same loop pass manager, so
+// for each loop this pass runs and then LSR runs. Here the facts of the loop are collected
+// (loop level, whether SCEV computes its backedge-taken count, bit widths of its header PHIs
+// and live-in values) and Rust (src/lsr_gate.rs) decides. A loop Rust rejects is vetoed through
+// the context's OptPassGate, the hook LoopPass::skipLoop consults (LSR's runOnLoop starts with
+// skipLoop): the gate answers "no" to the next LSR query and hands every other query to the
+// gate it replaced (opt-bisect), and is removed again when the loop pass manager finishes the
+// function. No decisions here.
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/LoopPass.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/OptBisect.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
+#include "llvm/Pass.h"
+#include <algorithm>
+
+using namespace llvm;
+
+namespace {
+
+// Mirrors src/lsr_gate.rs's CLoopFacts.
+struct CLoopFacts {
+  const char *Function;
+  size_t FunctionLen;
+  const char *Header;
+  size_t HeaderLen;
+  unsigned Level;
+  bool TripCountKnown;
+  const unsigned *PhiBits;
+  size_t NumPhis;
+  const unsigned *LiveInBits;
+  size_t NumLiveIns;
+};
+
+} // namespace
+
+extern "C" bool nvopt_lsr_gate_allows(const CLoopFacts *Facts);
+
+namespace {
+
+// Answers "no" once to the pass named Vetoed after arm(true); every other query goes to the
+// gate it replaced.
+class OneShotVeto final : public OptPassGate {
+public:
+  OptPassGate *Prev = nullptr;
+  StringRef Vetoed;
+  mutable bool Armed = false;
+
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(StringRef PassName, StringRef IRDescription) const override {
+    if (Armed && PassName == Vetoed) {
+      Armed = false;
+      return false;
+    }
+    return !Prev->isEnabled() || Prev->shouldRunPass(PassName, IRDescription);
+  }
+};
+
+// Level counted from the innermost loop: 1 for a loop without subloops.
+unsigned levelOf(const Loop &L) {
+  unsigned Sub = 0;
+  for (const Loop *S : L)
+    Sub = std::max(Sub, levelOf(*S));
+  return Sub + 1;
+}
+
+unsigned bitsOf(const DataLayout &DL, Type *T) {
+  return T->isSized() ? static_cast<unsigned>(DL.getTypeSizeInBits(T).getKnownMinValue()) : 0;
+}
+
+class NVLSRGate : public LoopPass {
+public:
+  static char ID;
+  NVLSRGate() : LoopPass(ID) {}
+  ~NVLSRGate() override { uninstall(); }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.addRequired<LoopInfoWrapperPass>();
+    AU.addRequired<ScalarEvolutionWrapperPass>();
+    AU.setPreservesAll();
+  }
+
+  bool runOnLoop(Loop *L, LPPassManager &) override {
+    Function &F = *L->getHeader()->getParent();
+    if (!install(F.getContext()))
+      return false;
+    Veto.Armed = false;
+    if (skipLoop(L))
+      return false;
+    ScalarEvolution &SE = getAnalysis<ScalarEvolutionWrapperPass>().getSE();
+    const DataLayout &DL = F.getDataLayout();
+
+    SmallVector<unsigned, 16> PhiBits;
+    for (PHINode &Phi : L->getHeader()->phis())
+      PhiBits.push_back(bitsOf(DL, Phi.getType()));
+
+    SmallVector<unsigned, 16> LiveInBits;
+    SmallPtrSet<const Value *, 32> Seen;
+    for (BasicBlock *BB : L->blocks())
+      for (Instruction &I : *BB)
+        for (unsigned Op = 0, E = I.getNumOperands(); Op != E; ++Op) {
+          // A PHI operand arriving from outside the loop is consumed on entry, not carried.
+          if (auto *Phi = dyn_cast<PHINode>(&I))
+            if (!L->contains(Phi->getIncomingBlock(Op)))
+              continue;
+          const Value *V = I.getOperand(Op);
+          bool Outside = isa<Argument>(V) ||
+                         (isa<Instruction>(V) && !L->contains(cast<Instruction>(V)));
+          if (Outside && Seen.insert(V).second)
+            LiveInBits.push_back(bitsOf(DL, V->getType()));
+        }
+
+    StringRef FName = F.getName(), HName = L->getHeader()->getName();
+    CLoopFacts Facts{FName.data(),
+                     FName.size(),
+                     HName.data(),
+                     HName.size(),
+                     levelOf(*L),
+                     !isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L)),
+                     PhiBits.data(),
+                     PhiBits.size(),
+                     LiveInBits.data(),
+                     LiveInBits.size()};
+    Veto.Armed = !nvopt_lsr_gate_allows(&Facts);
+    return false;
+  }
+
+  bool doFinalization() override {
+    uninstall();
+    return false;
+  }
+
+private:
+  OneShotVeto Veto;
+  LLVMContext *Installed = nullptr;
+
+  // Puts the veto in front of the context's gate for the rest of this function's loops.
+  bool install(LLVMContext &Ctx) {
+    if (Installed == &Ctx)
+      return true;
+    uninstall();
+    const PassInfo *LSR = PassRegistry::getPassRegistry()->getPassInfo(StringRef("loop-reduce"));
+    if (!LSR)
+      return false;
+    Veto.Vetoed = LSR->getPassName();
+    Veto.Prev = &Ctx.getOptPassGate();
+    Ctx.setOptPassGate(Veto);
+    Installed = &Ctx;
+    return true;
+  }
+
+  void uninstall() {
+    if (!Installed)
+      return;
+    if (&Installed->getOptPassGate() == &Veto)
+      Installed->setOptPassGate(*Veto.Prev);
+    Veto.Armed = false;
+    Installed = nullptr;
+  }
+};
+
+char NVLSRGate::ID = 0;
+
+RegisterPass<NVLSRGate> Registration("nv-lsr-gate-pass",
+                                     "NVIDIA LSR gates before Loop Strength Reduction (nvopt)",
+                                     false, false);
+
+} // namespace
