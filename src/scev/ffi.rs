@@ -43,11 +43,18 @@ struct Shim {
     kernel: bool,
 }
 
-impl ScoreGraph for Shim {
-    fn node(&mut self, v: ValueId) -> Node {
+impl Shim {
+    fn node_kind(&mut self, v: ValueId) -> RawNode {
         let mut raw = RawNode::default();
         // SAFETY: host is the live NVScev that called into Rust; v is a Value* of its function.
         unsafe { nvopt_shim_scev_node(self.host, v, &mut raw) };
+        raw
+    }
+}
+
+impl ScoreGraph for Shim {
+    fn node(&mut self, v: ValueId) -> Node {
+        let raw = self.node_kind(v);
         match raw.kind {
             KIND_CONSTANT => Node::Constant,
             KIND_ARGUMENT => Node::Argument,
@@ -77,6 +84,9 @@ impl Host for Shim {
     fn unknown(&mut self, v: ValueId) -> ScevId {
         // SAFETY: host is live; v is a Value* of its function.
         unsafe { nvopt_shim_scev_unknown(self.host, v) }
+    }
+    fn is_constant(&mut self, v: ValueId) -> bool {
+        matches!(self.node_kind(v).kind, KIND_CONSTANT)
     }
     fn operands(&mut self, v: ValueId) -> Vec<ValueId> {
         let mut buf = vec![0usize; 8];

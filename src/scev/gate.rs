@@ -53,6 +53,9 @@ pub trait Host: ScoreGraph {
     /// The calling convention is `ptx_kernel`.
     fn is_kernel(&self) -> bool;
     fn unknown(&mut self, v: ValueId) -> ScevId;
+    /// Constants are always LLVM's SCEVConstant (an Unknown wrapping a constant would break
+    /// ScalarEvolution's invariants, e.g. struct GEP indices), so no gate applies to them.
+    fn is_constant(&mut self, v: ValueId) -> bool;
     /// The values whose expressions building `v` combines; empty when LLVM builds `v` itself
     /// (PHI recurrences, calls, loads and every other opcode the host does not combine).
     fn operands(&mut self, v: ValueId) -> Vec<ValueId>;
@@ -132,6 +135,9 @@ impl Gate {
         if let Some(e) = self.cache.get(&v) {
             return e.scev;
         }
+        if host.is_constant(v) {
+            return self.build_constant(host, v);
+        }
         if !self.simple_mode {
             return self.run(host, Step::Query(v), v);
         }
@@ -174,6 +180,10 @@ impl Gate {
                     if self.known(&v, &spent) {
                         continue;
                     }
+                    if host.is_constant(v) {
+                        self.build_constant(host, v);
+                        continue;
+                    }
                     if !building.insert(v) {
                         spent.insert(v, host.unknown(v));
                         continue;
@@ -202,6 +212,12 @@ impl Gate {
             }
         }
         self.cache.get(&root).map(|e| e.scev).unwrap_or_else(|| spent[&root])
+    }
+
+    fn build_constant(&mut self, host: &mut impl Host, v: ValueId) -> ScevId {
+        let scev = host.build(v, &[], false).scev;
+        self.cache.insert(v, Entry { scev, why: Why::Built, tainted: false });
+        scev
     }
 
     fn known(&self, v: &ValueId, spent: &HashMap<ValueId, ScevId>) -> bool {

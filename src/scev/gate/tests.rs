@@ -3,6 +3,8 @@ use super::*;
 use crate::scev::score::Node;
 
 const UNKNOWN: usize = 1 << 40;
+/// Value ids from here on are constants.
+const CONSTANTS: usize = 1 << 30;
 
 /// Value ids with no operands are arguments. `chain(n)`: `%i = add %(i-1), %(n+1)` for i in 1..=n.
 #[derive(Default)]
@@ -45,6 +47,9 @@ impl Host for Fake {
     fn unknown(&mut self, v: ValueId) -> ScevId {
         self.sizes.insert(UNKNOWN + v, 1);
         UNKNOWN + v
+    }
+    fn is_constant(&mut self, v: ValueId) -> bool {
+        v >= CONSTANTS
     }
     fn operands(&mut self, v: ValueId) -> Vec<ValueId> {
         self.operands.get(&v).cloned().unwrap_or_default()
@@ -174,6 +179,21 @@ fn a_100000_deep_chain_builds_without_recursion() {
     let mut f = Fake::chain(n, true);
     let mut g = Gate::new(limits(true));
     assert_eq!(g.get(&mut f, n), UNKNOWN + n);
+}
+
+#[test]
+fn constants_are_never_gated() {
+    // %1 = add %0, C: with a budget of one query (%1 itself) the argument is Unknown, the constant not.
+    let mut f = Fake::default();
+    f.operands.insert(1, vec![0, CONSTANTS]);
+    let mut g = Gate::new(Limits { max_recursion: 1, ..limits(false) });
+    g.get(&mut f, 1);
+    assert_eq!(g.why(0), Some(Why::RecursionBudget));
+    assert_eq!(g.why(CONSTANTS), Some(Why::Built));
+    let mut g = Gate::new(Limits { max_expr_failures: 0, ..limits(true) });
+    g.get(&mut f, 1);
+    assert_eq!(g.get(&mut f, CONSTANTS), g.cached(CONSTANTS).unwrap());
+    assert_eq!(g.why(CONSTANTS), Some(Why::Built));
 }
 
 #[test]
