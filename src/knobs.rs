@@ -83,6 +83,10 @@ pub static KNOBS: &[Knob] = &[
     flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
     flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
     flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
+    // --- nv-scev-sources (seed 000) ---
+    flag("nv-disable-scev-sources", false, "Skip the nv-scev-sources slots (GPU ranges and stride-idiom no-wrap flags)", "nv-scev-sources"),
+    flag("special-reassociate-for-threadid", false, "Run nv-scev-sources again right after reassociate (O1-O3) to re-derive thread-id idiom facts on the reassociated IR; off: measured unnecessary with LLVM 22 (SCEV re-canonicalizes sums, reassociate keeps the flags)", "second nv-scev-sources slot after reassociate"),
+    flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),
 ];
 
 /// Looks a knob up by name.

@@ -8,6 +8,7 @@ pub mod knobs;
 pub mod logger;
 pub mod pipeline;
 mod readme;
+pub mod scev_sources;
 pub mod stats;
 
 use std::ffi::{c_char, c_void};
