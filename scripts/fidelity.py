@@ -33,12 +33,13 @@ def reference_leaves(path):
 
 
 def pipeline_leaves(text):
-    """Leaf names of an LLVM pipeline string such as `a,function(b<x;y>,loop(c))`."""
+    """Upstream leaf names of an LLVM pipeline string such as `a,function(b<x;y>,loop(c))`:
+    nvopt's own plugin passes (named `nv-...`, such as nv-scev-sources) are not upstream passes."""
     flat = re.sub(r"<[^<>]*>", "", text)
     while re.search(r"<[^<>]*>", flat):
         flat = re.sub(r"<[^<>]*>", "", flat)
     names = [t.strip() for t in re.split(r"[(),]", flat) if t.strip()]
-    return [n for n in names if n not in ADAPTORS and not n.startswith("require")]
+    return [n for n in names if n not in ADAPTORS and not n.startswith(("require", "nv-"))]
 
 
 def ours(opt, plugin, level, module):

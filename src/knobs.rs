@@ -97,6 +97,10 @@ pub static KNOBS: &[Knob] = &[
     flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
     flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
     int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),
+    // --- nv-scev-sources (seed 000) ---
+    flag("nv-disable-scev-sources", false, "Skip the nv-scev-sources slots (GPU ranges and stride-idiom no-wrap flags)", "nv-scev-sources"),
+    flag("special-reassociate-for-threadid", false, "Run nv-scev-sources again right after reassociate (O1-O3) to re-derive thread-id idiom facts on the reassociated IR; off: measured unnecessary with LLVM 22 (SCEV re-canonicalizes sums, reassociate keeps the flags)", "second nv-scev-sources slot after reassociate"),
+    flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),
 ];
 
 /// Looks a knob up by name.

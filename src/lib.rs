@@ -11,6 +11,7 @@ pub mod lsr_gate;
 pub mod pipeline;
 pub mod scev;
 mod readme;
+pub mod scev_sources;
 pub mod stats;
 
 use std::ffi::{c_char, c_void};

@@ -5,8 +5,12 @@
 //!   `T1` only at O1, `T2` O2 and O3 (seed: "tier!=1"), `T3` only at O3 (seed: "tier==3"),
 //!   `knob` / `!knob` a bool knob on / off, `feature-bit-N` bit N of the effective
 //!   `nv-feature-flags` (O3 escalates them to 6).
-//! Items: an upstream pass in LLVM 22 syntax, `nv:<slot>` (slots.rs), the adaptors `function`,
-//! `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
+//! Items: an upstream pass in LLVM 22 syntax, a plugin pass (`nv-scev-sources`, the GPU SCEV
+//! facts: right after the inliner has exposed the special-register reads of clang's
+//! `threadIdx`-style accessors, before the loop passes; not at O0 and Ofcmax, which run no
+//! loop optimization and whose llc -O0 runs no LSR; O1-O3 have a second slot right after
+//! `reassociate`, off unless `-special-reassociate-for-threadid`), `nv:<slot>` (slots.rs), the adaptors
+//! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).
 //! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
 //! simplifycfg with bonus threshold B and switch-range-to-icmp (r), hoist-common-insts (h),
@@ -84,6 +88,7 @@ cgscc-iter
 cgscc
   argpromotion ? T3
 function
+  nv-scev-sources
   correlated-propagation
   @scfg:1
   sroa<modify-cfg>
@@ -93,6 +98,7 @@ function
   tailcallelim
   @scfg:1
   reassociate
+  nv-scev-sources ? special-reassociate-for-threadid
   loop
     loop-rotate<header-duplication;no-prepare-for-lto>
   loop
@@ -224,6 +230,7 @@ function
   gvn<no-pre;no-load-pre;no-memdep>
 always-inline
 function
+  nv-scev-sources
   @scfg:5:r
   nv:process-restrict
   early-cse<>
@@ -329,6 +336,7 @@ function
   sroa<modify-cfg>
 always-inline
 function
+  nv-scev-sources
   @ic
 cgscc-iter
   inline

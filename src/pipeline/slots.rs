@@ -99,6 +99,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("load-store-vectorizer", "nv-disable-load-store-vectorizer"),
     ("speculative-execution", "nv-disable-speculative-execution"),
     ("verify", "nv-disable-verify"),
+    ("nv-scev-sources", "nv-disable-scev-sources"),
 ];
 
 /// The disable knob guarding an upstream pass text (by the name before `<`).

@@ -10,6 +10,7 @@ using namespace llvm;
 extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, void *PB, char **Out);
 extern "C" void nvopt_free_string(char *S);
 void nvopt_register_scev(PassBuilder &PB);
+void nvopt_register_scev_sources(PassBuilder &PB); // scev_sources.cpp
 
 namespace {
 
@@ -42,6 +43,7 @@ extern "C" bool nvopt_shim_pass_known(void *P, const char *Name, size_t Len) {
 
 extern "C" void nvopt_shim_register_pass_builder(void *P) {
   PassBuilder &PB = *static_cast<PassBuilder *>(P);
+  nvopt_register_scev_sources(PB);
   PB.registerPipelineParsingCallback(
       [&PB](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         return parseNvopt(PB, Name, MPM);
