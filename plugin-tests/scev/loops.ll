@@ -15,10 +15,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       %in = add i32 %inv, %j
 ; CHECK-NEXT:  -->  {(3 * %a),+,1}<nw><%inner> U: full-set S: full-set		LoopDispositions: { %inner: Computable, %loop: Variant }
 ; CHECK-LABEL: Determining loop execution counts for: @count
+; CHECK-NEXT:  Loop %loop: idiom: none
 ; CHECK-NEXT:  Loop %loop: backedge-taken count is 99
 ; CHECK-NEXT:  Loop %loop: constant max backedge-taken count is 99
 ; CHECK-NEXT:  Loop %loop: symbolic max backedge-taken count is 99
 ; CHECK-NEXT:  Loop %loop: max trip count is 100
+; CHECK-NEXT:  Loop %inner: idiom: none
 ; CHECK-NEXT:  Loop %inner: backedge-taken count is (-1 + (1 umax %n))
 ; CHECK-NEXT:  Loop %inner: constant max backedge-taken count is -2
 ; CHECK-NEXT:  Loop %inner: symbolic max backedge-taken count is (-1 + (1 umax %n))

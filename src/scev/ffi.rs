@@ -4,6 +4,8 @@
 use super::gate::{Built, Gate, Host, Limits, Why};
 use super::score::{Config, Node, ScevId, ScoreGraph, ValueId};
 use crate::knobs::Knobs;
+use crate::scev_sources::ffi::{decode_terms, NvTermNode};
+use crate::scev_sources::idiom::classify;
 use std::ffi::c_void;
 
 /// One value as the shim describes it (kinds: see `node_kind`).
@@ -178,6 +180,25 @@ pub unsafe extern "C" fn nvopt_scev_explain(s: *const State, v: ValueId, buf: *m
 pub unsafe extern "C" fn nvopt_scev_summary(s: *const State, buf: *mut u8, cap: usize) -> usize {
     let s = &*s;
     copy_out(&summary(&s.gate, s.kernel), buf, cap)
+}
+
+/// Writes the stride idiom (seed 000) of a recurrence `{start,+,step}` into `buf`, both given in
+/// the preorder encoding of src/shim/sreg_terms.h; returns the full length.
+///
+/// # Safety
+/// `start`/`step` point to `n_start`/`n_step` nodes; `buf` has `cap` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn nvopt_scev_idiom(
+    start: *const NvTermNode,
+    n_start: usize,
+    step: *const NvTermNode,
+    n_step: usize,
+    buf: *mut u8,
+    cap: usize,
+) -> usize {
+    let start = decode_terms(std::slice::from_raw_parts(start, n_start));
+    let step = decode_terms(std::slice::from_raw_parts(step, n_step));
+    copy_out(classify(&start, &step).name(), buf, cap)
 }
 
 unsafe fn copy_out(text: &str, buf: *mut u8, cap: usize) -> usize {

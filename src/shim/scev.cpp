@@ -3,6 +3,7 @@
 // print<scalar-evolution>), and the accessors the gate calls (value kinds, operands, SCEV node
 // counts, building a node from operand expressions). Every decision is in Rust.
 #include "scev.h"
+#include "sreg_terms.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Operator.h"
@@ -18,6 +19,8 @@ void nvopt_scev_free(NVScevState *S);
 uintptr_t nvopt_scev_get(NVScevState *S, void *Host, uintptr_t V);
 size_t nvopt_scev_explain(const NVScevState *S, uintptr_t V, char *Buf, size_t Cap);
 size_t nvopt_scev_summary(const NVScevState *S, char *Buf, size_t Cap);
+size_t nvopt_scev_idiom(const NvTermNode *Start, size_t NStart, const NvTermNode *Step,
+                        size_t NStep, char *Buf, size_t Cap);
 }
 
 namespace {
@@ -256,8 +259,32 @@ void printCount(raw_ostream &OS, const Loop *L, const SCEV *S, const char *What)
     OS << What << " is " << *S << "\n";
 }
 
+// The stride idiom of the loop's first header PHI whose expression is an affine recurrence of
+// this loop (seed 000, "Warp-Stride and Grid-Stride Loop Patterns"), or "none".
+std::string idiomOf(NVScev &R, const Loop *L) {
+  SregTerms Terms;
+  for (PHINode &PN : L->getHeader()->phis()) {
+    if (!R.SE.isSCEVable(PN.getType()))
+      continue;
+    const auto *AR = dyn_cast<SCEVAddRecExpr>(R.getSCEV(&PN));
+    if (!AR || AR->getLoop() != L || !AR->isAffine())
+      continue;
+    SmallVector<NvTermNode, 16> Start, Step;
+    Terms.encode(AR->getStart(), Start);
+    Terms.encode(AR->getStepRecurrence(R.SE), Step);
+    std::string Name = fromRust([&](char *B, size_t C) {
+      return nvopt_scev_idiom(Start.data(), Start.size(), Step.data(), Step.size(), B, C);
+    });
+    if (Name != "none")
+      return Name;
+  }
+  return "none";
+}
+
 void printLoop(raw_ostream &OS, NVScev &R, const Loop *L) {
   ScalarEvolution &SE = R.SE;
+  printLoopName(OS, L);
+  OS << "idiom: " << idiomOf(R, L) << "\n";
   printCount(OS, L, SE.getBackedgeTakenCount(L), "backedge-taken count");
   printCount(OS, L, SE.getConstantMaxBackedgeTakenCount(L), "constant max backedge-taken count");
   printCount(OS, L, SE.getSymbolicMaxBackedgeTakenCount(L), "symbolic max backedge-taken count");

@@ -14,6 +14,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "sreg_terms.h"
 #include <cstdint>
 
 using namespace llvm;
@@ -31,10 +32,6 @@ struct NvGuard {
   uint32_t Pred;
   uint8_t TestsNext, IvIsLhs, GoOnTrue;
   NvBounds Bound;
-};
-struct NvTermNode {
-  uint32_t Kind, Arity;
-  int64_t Value;
 };
 struct NvIvFacts {
   uint32_t Width, Existing;
@@ -54,7 +51,6 @@ struct NvFunctionRun;
 
 extern "C" {
 bool nvopt_ss_applies(NvStr Triple);
-int32_t nvopt_ss_sreg_code(NvStr Name);
 NvFunctionRun *nvopt_ss_begin(NvStr Name, uint32_t CC, const NvStr *Attrs);
 bool nvopt_ss_sreg_range(NvFunctionRun *Run, int32_t Code, uint32_t Width, bool HasRange,
                          uint64_t Lower, uint64_t Upper, bool Callsite, uint64_t *Out);
@@ -66,8 +62,6 @@ void nvopt_ss_end(NvFunctionRun *Run);
 
 namespace {
 
-enum : uint32_t { TermConst, TermSreg, TermAdd, TermMul, TermExt, TermOther };
-constexpr size_t MaxTermNodes = 64;
 constexpr unsigned MaxOperandDepth = 8;
 
 NvStr str(StringRef S) { return {S.data(), S.size()}; }
@@ -96,31 +90,19 @@ bool narrowInt(const Value *V) {
 class Adapter {
   Function &F;
   NvFunctionRun *Run;
-  DenseMap<const Function *, int32_t> Codes;
+  nvopt::SregTerms Terms;
   ScalarEvolution *SE = nullptr;
   DominatorTree *DT = nullptr;
 
 public:
   Adapter(Function &F, NvFunctionRun *Run) : F(F), Run(Run) {}
 
-  // The special-register code (Rust's Sreg::code) of a call, or -1.
-  int32_t code(const Value *V) {
-    const auto *CB = dyn_cast<CallBase>(V);
-    const Function *Callee = CB ? CB->getCalledFunction() : nullptr;
-    if (!Callee || !CB->getType()->isIntegerTy())
-      return -1;
-    auto [It, New] = Codes.try_emplace(Callee, -1);
-    if (New)
-      It->second = nvopt_ss_sreg_code(str(Callee->getName()));
-    return It->second;
-  }
-
   // Puts Rust's range on every special-register read; tells whether any read exists.
   bool applyRanges(bool &SawSreg) {
     bool Changed = false;
     for (Instruction &I : instructions(F)) {
       auto *CB = dyn_cast<CallBase>(&I);
-      int32_t Code = CB ? code(CB) : -1;
+      int32_t Code = CB ? Terms.code(CB) : -1;
       if (Code < 0 || !narrowInt(CB))
         continue;
       SawSreg = true;
@@ -162,31 +144,6 @@ private:
     ConstantRange U = SE->getUnsignedRange(S), Sg = SE->getSignedRange(S);
     return {U.getUnsignedMin().getZExtValue(), U.getUnsignedMax().getZExtValue(),
             Sg.getSignedMin().getSExtValue(), Sg.getSignedMax().getSExtValue()};
-  }
-
-  // Preorder encoding of a SCEV for Rust's Term (src/scev_sources/ffi.rs, NvTermNode).
-  void encode(const SCEV *S, SmallVectorImpl<NvTermNode> &Out) {
-    auto Leaf = [&](uint32_t Kind, int64_t V) { Out.push_back({Kind, 0, V}); };
-    if (Out.size() >= MaxTermNodes)
-      return Leaf(TermOther, 0);
-    if (const auto *C = dyn_cast<SCEVConstant>(S)) {
-      const APInt &V = C->getAPInt();
-      return V.getBitWidth() <= 64 ? Leaf(TermConst, V.getSExtValue()) : Leaf(TermOther, 0);
-    }
-    if (const auto *U = dyn_cast<SCEVUnknown>(S)) {
-      int32_t Code = code(U->getValue());
-      return Code >= 0 ? Leaf(TermSreg, Code) : Leaf(TermOther, 0);
-    }
-    uint32_t Kind = isa<SCEVAddExpr>(S)                                             ? TermAdd
-                    : isa<SCEVMulExpr>(S)                                           ? TermMul
-                    : isa<SCEVTruncateExpr, SCEVZeroExtendExpr, SCEVSignExtendExpr>(S) ? TermExt
-                                                                                    : TermOther;
-    if (Kind == TermOther)
-      return Leaf(TermOther, 0);
-    ArrayRef<const SCEV *> Ops = S->operands();
-    Out.push_back({Kind, static_cast<uint32_t>(Ops.size()), 0});
-    for (const SCEV *Op : Ops)
-      encode(Op, Out);
   }
 
   // Adds the guard a conditional branch in `D` on `icmp (Tested, bound)` gives, once per
@@ -243,8 +200,8 @@ private:
       return false;
     SmallVector<NvGuard, 4> Guards = guards(L, PN, *Inc);
     SmallVector<NvTermNode, 16> StartT, StepT;
-    encode(SE->getSCEV(Start), StartT);
-    encode(SE->getSCEV(Step), StepT);
+    Terms.encode(SE->getSCEV(Start), StartT);
+    Terms.encode(SE->getSCEV(Step), StepT);
     NvIvFacts Facts{PN.getType()->getIntegerBitWidth(),
                     flagsOf(*Inc),
                     bounds(Start),

@@ -1,0 +1,28 @@
+// SCEV expressions over PTX special registers, encoded for Rust's `Term`
+// (src/scev_sources/idiom.rs, decoded by src/scev_sources/ffi.rs `decode_terms`): a preorder
+// array of nodes (constant, special register, add, mul, cast, other). Shared by nv-scev-sources
+// and print<nv-scev>, which classify loops into seed 000's stride idioms. Adapter only.
+#pragma once
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include <cstdint>
+
+struct NvTermNode {
+  uint32_t Kind, Arity;
+  int64_t Value;
+};
+
+namespace nvopt {
+
+class SregTerms {
+  llvm::DenseMap<const llvm::Function *, int32_t> Codes;
+
+public:
+  // The special-register code (Rust's Sreg::code) of a call, or -1.
+  int32_t code(const llvm::Value *V);
+  // Appends S's preorder encoding (at most 64 nodes; deeper parts become "other").
+  void encode(const llvm::SCEV *S, llvm::SmallVectorImpl<NvTermNode> &Out);
+};
+
+} // namespace nvopt
