@@ -31,7 +31,7 @@ OPT = f"{nvopt_paths.LLVM_BIN}/opt"
 LLC = f"{nvopt_paths.LLVM_BIN}/llc"
 STRESS = f"{nvopt_paths.LLVM_BIN}/llvm-stress"
 TRIPLE = 'target triple = "nvptx64-nvidia-cuda"\n'
-MUTATORS = ["instcombine", "simplifycfg", "loop(loop-rotate)", "loop-mssa(licm)", "loop(indvars)",
+MUTATORS = ["instcombine<no-verify-fixpoint>", "simplifycfg", "loop(loop-rotate)", "loop-mssa(licm)", "loop(indvars)",
             "loop-unroll<O3>", "gvn", "sroa", "reassociate", "loop-simplify", "lcssa", "early-cse",
             "jump-threading", "sccp", "dse", "loop(loop-instsimplify)", "instsimplify", "mem2reg",
             "loop(loop-deletion)"]
