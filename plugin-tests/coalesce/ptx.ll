@@ -19,8 +19,8 @@
 ;; RUN: %llc --load-pass-plugin=%plugin -O3 -mcpu=sm_90 -join-liveintervals=false -nv-disable-coalesce=1 %s -o - | FileCheck %s --check-prefix=NEITHER
 
 ; PIPE:      Register Coalescer
-; PIPE-NEXT: Machine Block Frequency Analysis
-; PIPE-NEXT: NVPTX copy coalescer (nvopt)
+; PIPE-NOT:  Machine Instruction Scheduler
+; PIPE:      NVPTX copy coalescer (nvopt)
 ; PIPE-NEXT: Machine Instruction Scheduler
 ; NOPIPE-NOT: NVPTX copy coalescer (nvopt)
 

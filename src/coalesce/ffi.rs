@@ -1,6 +1,7 @@
 //! The boundary between `nv-coalesce`'s adapter (src/shim/coalesce.cpp) and the planner: the
-//! facts the shim collects per copy, the oracle calls into LiveIntervals, the knob reads, the
-//! pipeline-insertion decision and the statistics. Marshalling only.
+//! facts the shim collects per copy, the oracle calls into LiveIntervals (and the remarks the
+//! shim emits for them), the knob reads, the pipeline-insertion decision and the statistics.
+//! Marshalling only.
 use super::plan::{self, Current, Exclusion, Facts, Limits, Oracle, Origin, RegWeight, SourceDef};
 use crate::knobs::Knobs;
 use std::ffi::c_void;
@@ -87,6 +88,7 @@ extern "C" {
     fn nvopt_shim_coalesce_erase_identity(host: *mut c_void, id: u32);
     fn nvopt_shim_coalesce_immediate_source(host: *mut c_void, id: u32) -> bool;
     fn nvopt_shim_coalesce_rematerialize(host: *mut c_void, id: u32) -> u32;
+    fn nvopt_shim_coalesce_kept(host: *mut c_void, id: u32, by_limit: bool);
 }
 
 /// Registers the legacy machine pass `nv-coalesce` with LLVM's PassRegistry (for
@@ -128,6 +130,10 @@ impl Oracle for Shim {
     fn rematerialize(&mut self, id: u32) -> u32 {
         // SAFETY: as above; called only after immediate_source(id) said yes.
         unsafe { nvopt_shim_coalesce_rematerialize(self.0, id) }
+    }
+    fn kept(&mut self, id: u32, by_limit: bool) {
+        // SAFETY: as above.
+        unsafe { nvopt_shim_coalesce_kept(self.0, id, by_limit) }
     }
 }
 

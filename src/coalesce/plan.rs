@@ -231,6 +231,8 @@ pub trait Oracle {
     /// Replaces the copy by a clone of the immediate move that defines its source value;
     /// returns the source register (whose interval shrank).
     fn rematerialize(&mut self, id: u32) -> u32;
+    /// Tells that copy `id` stays (its registers interfere, or a limit stopped the work).
+    fn kept(&mut self, id: u32, by_limit: bool);
 }
 
 /// What happened to the copies of one function.
@@ -445,6 +447,7 @@ pub fn coalesce(facts: &[Facts], limits: Limits, oracle: &mut dyn Oracle) -> Out
     }
     for e in pending {
         if oracle.current(e.id) != Current::Gone {
+            oracle.kept(e.id, out.hit_coalesce_limit && e.answered.is_none());
             *out.kept.entry(e.origin).or_default() += 1;
         }
     }
@@ -464,6 +467,7 @@ mod tests {
         copies: Vec<Option<(u32, u32, u32)>>, // (dst, src, point)
         immediates: HashSet<u32>,             // copies whose source value is an immediate
         log: Vec<String>,
+        kept: Vec<(u32, bool)>,
     }
 
     impl Fake {
@@ -473,6 +477,7 @@ mod tests {
                 copies: copies.iter().map(|c| Some(*c)).collect(),
                 immediates: HashSet::new(),
                 log: Vec::new(),
+                kept: Vec::new(),
             }
         }
 
@@ -522,6 +527,9 @@ mod tests {
             // The source is no longer read at p.
             self.live.get_mut(&s).unwrap().remove(&p);
             s
+        }
+        fn kept(&mut self, id: u32, by_limit: bool) {
+            self.kept.push((id, by_limit));
         }
     }
 
@@ -602,6 +610,7 @@ mod tests {
         let out = coalesce(&[facts(1, 2), facts(3, 4)], NO_LIMITS, &mut fake);
         assert_eq!(out.merged[&Origin::Other], 1);
         assert_eq!(out.kept[&Origin::Other], 1);
+        assert_eq!(fake.kept, [(1, false)], "kept for interference");
         assert_eq!(fake.log, ["q0", "m0", "q1"], "no second question: no merge touched copy 1's registers");
         assert_eq!((out.rounds, out.reused_answers), (2, 1));
         assert_eq!(out.removed(), 1);
@@ -663,6 +672,9 @@ mod tests {
             fn rematerialize(&mut self, id: u32) -> u32 {
                 self.0.rematerialize(id)
             }
+            fn kept(&mut self, id: u32, by_limit: bool) {
+                self.0.kept(id, by_limit)
+            }
         }
         let fake = Fake::new(&[(1, 2, 2), (2, 7, 5), (8, 9, 9)], &[(1, &[2, 3]), (2, &[1, 3, 5]), (7, &[4]), (8, &[9, 10]), (9, &[8, 9, 10])]);
         let mut s = Shrinking(fake);
@@ -695,6 +707,7 @@ mod tests {
         assert_eq!(out.removed(), 1);
         assert_eq!(out.kept[&Origin::Other], 2);
         assert_eq!(fake.log, ["q0", "m0"]);
+        assert_eq!(fake.kept, [(1, true), (2, true)], "never asked: stopped by the limit");
     }
 
     #[test]

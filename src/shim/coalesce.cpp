@@ -5,14 +5,16 @@
 // Rust says so), the facts collected per copy (COPY and the isMoveReg MOV_B*_r), and the oracle
 // calls that keep LiveIntervals exact after each rewrite: interference (overlap of the two
 // intervals, except where both hold the copied value), merge (rename, erase the copy, recompute the interval), erasing an identity copy,
-// and rewriting a copy into the immediate move that defines its source. Every decision is in
-// Rust.
+// and rewriting a copy into the immediate move that defines its source; optimization remarks
+// (-pass-remarks=nv-coalesce, -pass-remarks-missed=nv-coalesce) for each copy removed or kept.
+// Every decision is in Rust.
 #include "llvm/CodeGen/LiveInterval.h"
 #include "llvm/CodeGen/LiveIntervals.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/SlotIndexes.h"
@@ -24,7 +26,9 @@
 #include "llvm/PassRegistry.h"
 #include "llvm/Target/RegisterTargetPassConfigCallback.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <string>
 #include <vector>
 
 using namespace llvm;
@@ -83,6 +87,7 @@ public:
     AU.addPreserved<SlotIndexesWrapperPass>();
     AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
     AU.addPreserved<MachineBlockFrequencyInfoWrapperPass>();
+    AU.addRequired<MachineOptimizationRemarkEmitterPass>();
     AU.addPreserved<MachineLoopInfoWrapperPass>();
     AU.addPreservedID(MachineDominatorsID);
     MachineFunctionPass::getAnalysisUsage(AU);
@@ -96,6 +101,7 @@ public:
     TRI = Fn.getSubtarget().getRegisterInfo();
     LIS = &getAnalysis<LiveIntervalsWrapperPass>().getLIS();
     MBFI = &getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
+    ORE = &getAnalysis<MachineOptimizationRemarkEmitterPass>().getORE();
     Copies.clear();
     Weights.clear();
     std::vector<RawFacts> Facts;
@@ -147,6 +153,10 @@ public:
     if (Keep != D && Keep != S)
       return;
     Register Drop = Keep == D ? S : D;
+    ORE->emit([&] {
+      return MachineOptimizationRemark(Name, "Merged", MI->getDebugLoc(), MI->getParent())
+             << describe(*MI) << " merged: " << reg(Drop) << " renamed " << reg(Keep);
+    });
     erase(Id);
     LIS->removeInterval(Drop);
     LIS->removeInterval(Keep);
@@ -186,6 +196,10 @@ public:
     MachineInstr *Def = immediateDef(*MI);
     if (!Def)
       return S;
+    ORE->emit([&] {
+      return MachineOptimizationRemark(Name, "Rematerialized", MI->getDebugLoc(), MI->getParent())
+             << describe(*MI) << " rewritten into the immediate move that defines " << reg(S);
+    });
     MachineInstr *New = MF->CloneMachineInstr(Def);
     New->getOperand(0).setReg(D);
     New->getOperand(0).setIsDead(MI->getOperand(0).isDead());
@@ -215,14 +229,37 @@ public:
     return S;
   }
 
+  void kept(uint32_t Id, bool ByLimit) {
+    const MachineInstr *MI = copy(Id);
+    ORE->emit([&] {
+      return MachineOptimizationRemarkMissed(Name, ByLimit ? "Limit" : "Interference",
+                                             MI->getDebugLoc(), MI->getParent())
+             << describe(*MI)
+             << (ByLimit ? " kept: nv-coalesce-limit reached"
+                         : " kept: the two registers are live at once with different values");
+    });
+  }
+
 private:
+  static constexpr const char *Name = "nv-coalesce";
   MachineFunction *MF = nullptr;
   MachineRegisterInfo *MRI = nullptr;
   const TargetRegisterInfo *TRI = nullptr;
   LiveIntervals *LIS = nullptr;
   MachineBlockFrequencyInfo *MBFI = nullptr;
+  MachineOptimizationRemarkEmitter *ORE = nullptr;
   std::vector<MachineInstr *> Copies;
   DenseMap<Register, RawWeight> Weights;
+
+  std::string reg(Register R) const {
+    std::string S;
+    raw_string_ostream(S) << printReg(R, TRI);
+    return S;
+  }
+
+  std::string describe(const MachineInstr &MI) const {
+    return "copy " + reg(dst(MI)) + " = " + reg(src(MI));
+  }
 
   void erase(uint32_t Id) {
     MachineInstr *MI = Copies[Id];
@@ -364,6 +401,11 @@ extern "C" void nvopt_shim_coalesce_erase_identity(void *H, uint32_t Id) {
 extern "C" bool nvopt_shim_coalesce_immediate_source(void *H, uint32_t Id) {
   const MachineInstr *MI = pass(H).copy(Id);
   return MI && pass(H).immediateDef(*MI);
+}
+
+extern "C" void nvopt_shim_coalesce_kept(void *H, uint32_t Id, bool ByLimit) {
+  if (pass(H).copy(Id))
+    pass(H).kept(Id, ByLimit);
 }
 
 extern "C" uint32_t nvopt_shim_coalesce_rematerialize(void *H, uint32_t Id) {
