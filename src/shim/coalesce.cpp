@@ -122,7 +122,8 @@ public:
 
   // Whether the two intervals overlap anywhere other than where the destination holds the value
   // this copy defines while the source still holds the value the copy read (there both hold
-  // the same bits).
+  // the same bits), or the source's value is defined again while the destination still holds
+  // its copy of the previous instance (around a loop: same value numbers, different bits).
   bool interferes(const MachineInstr &MI) {
     LiveInterval &D = LIS->getInterval(dst(MI)), &S = LIS->getInterval(src(MI));
     if (D.hasSubRanges() || S.hasSubRanges())
@@ -130,6 +131,8 @@ public:
     SlotIndex Idx = LIS->getInstructionIndex(MI);
     const VNInfo *CopyDef = D.getVNInfoAt(Idx.getRegSlot());
     const VNInfo *Copied = S.Query(Idx).valueIn();
+    if (CopyDef && Copied && D.getVNInfoAt(Copied->def) == CopyDef)
+      return true;
     for (auto I = D.begin(), J = S.begin(); I != D.end() && J != S.end();) {
       if (I->end <= J->start) {
         ++I;
