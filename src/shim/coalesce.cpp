@@ -36,19 +36,6 @@ using namespace llvm;
 namespace {
 
 // Mirrors src/coalesce/ffi.rs (RawWeight, RawFacts and the flag / source-definition codes).
-struct RawWeight {
-  uint32_t Instrs = 0;
-  uint32_t Uses = 0;
-  double Spill = 0;
-};
-
-struct RawFacts {
-  uint32_t Dst = 0, Src = 0, Width = 0, Flags = 0, SrcDef = 0;
-  uint32_t SrcDefAddrSpace = ~0u, DstStoredTo = ~0u;
-  double Freq = 0;
-  RawWeight DstWeight, SrcWeight;
-};
-
 enum : uint32_t {
   DstVirtual = 1,
   SrcVirtual = 2,
@@ -59,6 +46,20 @@ enum : uint32_t {
   DstLiveOut = 64,
 };
 enum : uint32_t { DefOther = 0, DefLoad = 1, DefImmediate = 2, DefPhiJoin = 3 };
+
+struct RawWeight {
+  uint32_t Instrs = 0;
+  uint32_t Uses = 0;
+  double Spill = 0;
+};
+
+struct RawFacts {
+  uint32_t Dst = 0, Src = 0, Width = 0, Flags = 0, SrcDef = DefOther;
+  uint32_t SrcDefAddrSpace = ~0u, DstStoredTo = ~0u;
+  double Freq = 0;
+  RawWeight DstWeight, SrcWeight;
+};
+
 
 } // namespace
 
