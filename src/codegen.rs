@@ -7,7 +7,8 @@
 //! Insertions so far: the LSR gates (src/lsr_gate.rs), right before llc's stock
 //! LoopStrengthReduce (research-facts.md "NVIDIA LSR knobs"): llc's IR pipeline adds
 //! `canon-freeze` immediately before `loop-reduce`, in the same loop pass manager, and only when
-//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out.
+//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; and the NVPTX copy
+//! coalescer (src/coalesce), right after RegisterCoalescer (seed 002).
 use crate::knobs::Knobs;
 use std::ffi::c_void;
 
@@ -21,6 +22,9 @@ pub struct Insertion {
 /// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
 
+/// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
+pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
@@ -29,6 +33,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.on("nv-lsr-gate") {
         out.push(LSR_GATE);
+    }
+    if !knobs.on("nv-disable-coalesce") {
+        out.push(COALESCE);
     }
     out
 }
@@ -45,6 +52,9 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     insert: extern "C" fn(ctx: *mut c_void, pass: *const u8, pass_len: usize, after: *const u8, after_len: usize),
     ctx: *mut c_void,
 ) {
+    if !crate::host::check_once() {
+        return;
+    }
     let list = insertions(is_nvptx, opt_level, &Knobs::current());
     log::debug!("codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): inserting {list:?}");
     for i in list {
@@ -57,10 +67,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nvptx_above_o0_gets_the_lsr_gate() {
+    fn nvptx_above_o0_gets_the_lsr_gate_and_the_coalescer() {
         let k = Knobs::defaults();
         for level in 1..=3 {
-            assert_eq!(insertions(true, level, &k), vec![LSR_GATE]);
+            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, COALESCE]);
         }
     }
 
@@ -72,9 +82,11 @@ mod tests {
     }
 
     #[test]
-    fn master_switch_turns_the_gate_off() {
+    fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
         k.set("nv-lsr-gate", 0);
+        assert_eq!(insertions(true, 3, &k), vec![COALESCE]);
+        k.set("nv-disable-coalesce", 1);
         assert!(insertions(true, 3, &k).is_empty());
     }
 }

@@ -58,6 +58,12 @@ pub static KNOBS: &[Knob] = &[
     int("scalar-evolution-max-add-items", 500, 1, i32::MAX, "nv-scev: add expressions with more operands are SCEVUnknown", "nv-scev add-size gate"),
     int("scalar-evolution-max-recursion-depth", 100, 0, i32::MAX, "nv-scev normal mode: uncached getSCEV queries per function (per gated query in simple mode) before values become SCEVUnknown; kernels bypass it", "nv-scev recursion budget"),
     int("nv-scev-complexity-config", 0, 0, 3, "nv-scev scorer configuration bits (cicc's SE+1572): bit 0 scales each instruction's score by 3/2, bit 1 adds twice its loop depth", "nv-scev scorer"),
+    // --- nv-coalesce: NVPTX copy coalescer after llc's RegisterCoalescer (seed 002) ---
+    flag("nv-disable-coalesce", false, "Do not run nv-coalesce (inserted after llc's RegisterCoalescer for NVPTX at -O1..-O3)", "nv-coalesce"),
+    int("nv-coalesce-copy-limit", 20000, 0, i32::MAX, "nv-coalesce: candidate copies considered per function, in program order (seed 002's copy_limit)", "nv-coalesce candidates"),
+    int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (seed 002's coalesce_limit)", "nv-coalesce rewrites"),
+    flag("nv-coalesce-freq-bias", false, "nv-coalesce: scale each copy's priority by its block frequency (hot copies first among equal register numbers)", "nv-coalesce order"),
+    flag("nv-coalesce-remat", true, "nv-coalesce: rewrite a copy that still interferes, and whose source value is an immediate move, into that move", "nv-coalesce rematerialization"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

@@ -2,6 +2,7 @@
 //! NVIDIA cicc's NVPTX optimization flow (DESIGN.md). This file is the plugin entry:
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
+pub mod coalesce;
 pub mod codegen;
 pub mod ffi;
 pub mod host;
@@ -53,6 +54,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 extern "C" fn on_load() {
     if host::check_once() {
         ffi::register_knobs();
+        coalesce::ffi::register();
         logger::install();
         stats::print_at_exit();
     }

@@ -7,7 +7,7 @@
 //
 // llc registers every upstream legacy pass at startup; clang registers one only when it is first
 // constructed, i.e. after this callback. So the pass groups that hold the anchors of llc's IR
-// pipeline (TransformUtils: canon-freeze; ScalarOpts: loop-reduce) are registered before a name is
+// pipeline (TransformUtils: canon-freeze; ScalarOpts: loop-reduce; CodeGen: register-coalescer) are registered before a name is
 // looked up (idempotent, as in llc's main); without that the names do not resolve under clang.
 #include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/InitializePasses.h"
@@ -32,6 +32,7 @@ void insertOne(void *Ctx, const char *Pass, size_t PassLen, const char *After, s
   PassRegistry &Registry = *PassRegistry::getPassRegistry();
   initializeTransformUtils(Registry);
   initializeScalarOpts(Registry);
+  initializeCodeGen(Registry);
   const PassInfo *P = Registry.getPassInfo(PassName);
   const PassInfo *A = Registry.getPassInfo(AfterName);
   if (!P || !A) {
