@@ -24,6 +24,19 @@ extern "C" {
     fn nvopt_shim_register_pass_builder(pass_builder: *mut c_void);
 }
 
+/// A slice from a pointer and a length handed over by the shim (a null pointer with length 0,
+/// as an empty SmallVector or ArrayRef may give, is the empty slice).
+///
+/// # Safety
+/// `p` points to `n` readable elements, or `n` is 0.
+pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if n == 0 {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p, n)
+    }
+}
+
 /// Registers every knob of the table as an LLVM cl::opt.
 pub fn register_knobs() {
     for (i, k) in KNOBS.iter().enumerate() {
@@ -93,7 +106,7 @@ pub unsafe extern "C" fn nvopt_build_pipeline(
     pass_builder: *mut c_void,
     out: *mut *mut c_char,
 ) -> i32 {
-    let element = String::from_utf8_lossy(std::slice::from_raw_parts(element, len));
+    let element = String::from_utf8_lossy(slice(element, len));
     let has_nvptx = || pipeline::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
     match pipeline::build_element(&element, has_nvptx) {
         Ok(None) => NOT_OURS,

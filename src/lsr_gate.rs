@@ -19,6 +19,7 @@
 //! - loop level counts from the innermost loop (1 = a loop without subloops); with
 //!   `lsr-skip-outer-loop` LSR skips loops whose level exceeds `lsr-loop-level`, so the default
 //!   keeps LSR on innermost loops only.
+use crate::ffi::slice;
 use crate::knobs::Knobs;
 
 /// The facts of one loop the gates look at.
@@ -117,16 +118,6 @@ pub struct CLoopFacts {
     num_phis: usize,
     live_in_bits: *const u32,
     num_live_ins: usize,
-}
-
-/// # Safety
-/// `p` points to `n` readable elements (or `n` is 0).
-unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
-    if n == 0 {
-        &[]
-    } else {
-        std::slice::from_raw_parts(p, n)
-    }
 }
 
 /// # Safety

@@ -3,6 +3,7 @@
 //! shim emits for them), the knob reads, the pipeline-insertion decision and the statistics.
 //! Marshalling only.
 use super::plan::{self, Current, Exclusion, Facts, Limits, Oracle, Origin, RegWeight, SourceDef};
+use crate::ffi::slice;
 use crate::knobs::Knobs;
 use std::ffi::c_void;
 
@@ -211,7 +212,7 @@ pub unsafe extern "C" fn nvopt_coalesce_run(host: *mut c_void, facts: *const Raw
     if knobs.on("nv-disable-coalesce") {
         return false;
     }
-    let raw = if n == 0 { &[][..] } else { std::slice::from_raw_parts(facts, n) };
+    let raw = slice(facts, n);
     let facts: Vec<Facts> = raw.iter().map(RawFacts::get).collect();
     let out = plan::coalesce(&facts, limits(&knobs), &mut Shim(host));
     record(&out);

@@ -3,9 +3,10 @@
 //! only.
 use super::gate::{Built, Gate, Host, Limits, Why};
 use super::score::{Config, Node, ScevId, ScoreGraph, ValueId};
+use crate::ffi::slice;
 use crate::knobs::Knobs;
 use crate::scev_sources::ffi::{decode_terms, NvTermNode};
-use crate::scev_sources::idiom::classify;
+use crate::scev_sources::idiom::{classify, Idiom};
 use std::ffi::c_void;
 
 /// One value as the shim describes it (kinds: see `node_kind`).
@@ -182,23 +183,42 @@ pub unsafe extern "C" fn nvopt_scev_summary(s: *const State, buf: *mut u8, cap: 
     copy_out(&summary(&s.gate, s.kernel), buf, cap)
 }
 
-/// Writes the stride idiom (seed 000) of a recurrence `{start,+,step}` into `buf`, both given in
-/// the preorder encoding of src/shim/sreg_terms.h; returns the full length.
+/// Writes a loop's stride idiom (seed 000) into `buf`: that of the first of its recurrences
+/// `{start,+,step}` that has one, else "none"; returns the full length. The recurrences come as
+/// one array of nodes in the preorder encoding of src/shim/sreg_terms.h and `2 * n` lengths
+/// (start, step, start, step, ...).
 ///
 /// # Safety
-/// `start`/`step` point to `n_start`/`n_step` nodes; `buf` has `cap` writable bytes.
+/// `nodes` holds the sum of the `2 * n` lengths in `lens`; `buf` has `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_scev_idiom(
-    start: *const NvTermNode,
-    n_start: usize,
-    step: *const NvTermNode,
-    n_step: usize,
+pub unsafe extern "C" fn nvopt_scev_loop_idiom(
+    nodes: *const NvTermNode,
+    lens: *const usize,
+    n: usize,
     buf: *mut u8,
     cap: usize,
 ) -> usize {
-    let start = decode_terms(std::slice::from_raw_parts(start, n_start));
-    let step = decode_terms(std::slice::from_raw_parts(step, n_step));
-    copy_out(classify(&start, &step).name(), buf, cap)
+    let lens = slice(lens, 2 * n);
+    let nodes = slice(nodes, lens.iter().sum());
+    let mut at = 0;
+    let mut take = |len: usize| {
+        let t = decode_terms(&nodes[at..at + len]);
+        at += len;
+        t
+    };
+    let idioms: Vec<Idiom> = lens
+        .chunks(2)
+        .map(|p| {
+            let start = take(p[0]);
+            classify(&start, &take(p[1]))
+        })
+        .collect();
+    copy_out(loop_idiom(&idioms).name(), buf, cap)
+}
+
+/// The idiom of a loop: that of its first recurrence with one.
+pub fn loop_idiom(recurrences: &[Idiom]) -> Idiom {
+    recurrences.iter().copied().find(|i| *i != Idiom::None).unwrap_or(Idiom::None)
 }
 
 unsafe fn copy_out(text: &str, buf: *mut u8, cap: usize) -> usize {
@@ -235,4 +255,16 @@ pub fn summary(gate: &Gate, kernel: bool) -> String {
     let mode = if gate.simple_mode() { "simple (complexity control)" } else { "normal (recursion budget)" };
     let bypass = if kernel { "yes (ptx_kernel)" } else { "no (device function)" };
     format!("mode: {mode}, failures: {}, kernel budget bypass: {bypass}", gate.failures())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loop_takes_the_idiom_of_its_first_recurrence_with_one() {
+        assert_eq!(loop_idiom(&[]), Idiom::None);
+        assert_eq!(loop_idiom(&[Idiom::None, Idiom::GridStride, Idiom::WarpStride]), Idiom::GridStride);
+        assert_eq!(loop_idiom(&[Idiom::BlockStride, Idiom::None]), Idiom::BlockStride);
+    }
 }

@@ -6,6 +6,7 @@ use super::idiom::{Idiom, Sreg, Term};
 use super::ranges::Span;
 use super::wrap::{BinOp, Bounds, Flags, Guard, IvFacts, Pred, Tested};
 use super::{FunctionRun, Settings};
+use crate::ffi::slice;
 use crate::knobs::Knobs;
 use std::os::raw::c_char;
 
@@ -20,10 +21,7 @@ impl NvStr {
     /// # Safety
     /// `ptr` points to `len` readable bytes (or `len` is 0).
     unsafe fn as_str(&self) -> std::borrow::Cow<'_, str> {
-        if self.len == 0 {
-            return "".into();
-        }
-        String::from_utf8_lossy(std::slice::from_raw_parts(self.ptr as *const u8, self.len))
+        String::from_utf8_lossy(slice(self.ptr as *const u8, self.len))
     }
 }
 
@@ -113,16 +111,6 @@ pub fn decode_terms(nodes: &[NvTermNode]) -> Term {
     match go(nodes, &mut pos, 0) {
         Some(t) if pos == nodes.len() => t,
         _ => Term::Other,
-    }
-}
-
-/// # Safety
-/// `ptr` points to `len` readable elements (or `len` is 0).
-unsafe fn slice<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
-    if len == 0 {
-        &[]
-    } else {
-        std::slice::from_raw_parts(ptr, len)
     }
 }
 

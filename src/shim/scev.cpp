@@ -19,8 +19,8 @@ void nvopt_scev_free(NVScevState *S);
 uintptr_t nvopt_scev_get(NVScevState *S, void *Host, uintptr_t V);
 size_t nvopt_scev_explain(const NVScevState *S, uintptr_t V, char *Buf, size_t Cap);
 size_t nvopt_scev_summary(const NVScevState *S, char *Buf, size_t Cap);
-size_t nvopt_scev_idiom(const NvTermNode *Start, size_t NStart, const NvTermNode *Step,
-                        size_t NStep, char *Buf, size_t Cap);
+size_t nvopt_scev_loop_idiom(const NvTermNode *Nodes, const size_t *Lens, size_t N, char *Buf,
+                             size_t Cap);
 }
 
 namespace {
@@ -259,26 +259,27 @@ void printCount(raw_ostream &OS, const Loop *L, const SCEV *S, const char *What)
     OS << What << " is " << *S << "\n";
 }
 
-// The stride idiom of the loop's first header PHI whose expression is an affine recurrence of
-// this loop (seed 000, "Warp-Stride and Grid-Stride Loop Patterns"), or "none".
+// The stride idiom of the loop (seed 000, "Warp-Stride and Grid-Stride Loop Patterns"), which
+// Rust picks from the affine recurrences of this loop among its header PHIs.
 std::string idiomOf(NVScev &R, const Loop *L) {
   SregTerms Terms;
+  SmallVector<NvTermNode, 32> Nodes;
+  SmallVector<size_t, 8> Lens;
   for (PHINode &PN : L->getHeader()->phis()) {
     if (!R.SE.isSCEVable(PN.getType()))
       continue;
     const auto *AR = dyn_cast<SCEVAddRecExpr>(R.getSCEV(&PN));
     if (!AR || AR->getLoop() != L || !AR->isAffine())
       continue;
-    SmallVector<NvTermNode, 16> Start, Step;
-    Terms.encode(AR->getStart(), Start);
-    Terms.encode(AR->getStepRecurrence(R.SE), Step);
-    std::string Name = fromRust([&](char *B, size_t C) {
-      return nvopt_scev_idiom(Start.data(), Start.size(), Step.data(), Step.size(), B, C);
-    });
-    if (Name != "none")
-      return Name;
+    for (const SCEV *Part : {AR->getStart(), AR->getStepRecurrence(R.SE)}) {
+      size_t Before = Nodes.size();
+      Terms.encode(Part, Nodes);
+      Lens.push_back(Nodes.size() - Before);
+    }
   }
-  return "none";
+  return fromRust([&](char *B, size_t C) {
+    return nvopt_scev_loop_idiom(Nodes.data(), Lens.data(), Lens.size() / 2, B, C);
+  });
 }
 
 void printLoop(raw_ostream &OS, NVScev &R, const Loop *L) {

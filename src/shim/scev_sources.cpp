@@ -14,16 +14,13 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "ffi.h"
 #include "sreg_terms.h"
 #include <cstdint>
 
 using namespace llvm;
 
 // Layouts mirror src/scev_sources/ffi.rs.
-struct NvStr {
-  const char *Ptr;
-  size_t Len;
-};
 struct NvBounds {
   uint64_t UMin, UMax;
   int64_t SMin, SMax;

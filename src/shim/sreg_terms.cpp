@@ -1,15 +1,12 @@
 // Encodes SCEV expressions over PTX special registers for Rust (see sreg_terms.h). Adapter only:
 // Rust names the special registers (nvopt_ss_sreg_code) and classifies the trees.
 #include "sreg_terms.h"
+#include "ffi.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/InstrTypes.h"
 
 using namespace llvm;
 
-struct NvStr {
-  const char *Ptr;
-  size_t Len;
-};
 extern "C" int32_t nvopt_ss_sreg_code(NvStr Name);
 
 namespace {
@@ -29,8 +26,12 @@ int32_t nvopt::SregTerms::code(const Value *V) {
 }
 
 void nvopt::SregTerms::encode(const SCEV *S, SmallVectorImpl<NvTermNode> &Out) {
+  encodeFrom(S, Out, Out.size());
+}
+
+void nvopt::SregTerms::encodeFrom(const SCEV *S, SmallVectorImpl<NvTermNode> &Out, size_t Base) {
   auto Leaf = [&](uint32_t Kind, int64_t V) { Out.push_back({Kind, 0, V}); };
-  if (Out.size() >= MaxTermNodes)
+  if (Out.size() - Base >= MaxTermNodes)
     return Leaf(TermOther, 0);
   if (const auto *C = dyn_cast<SCEVConstant>(S)) {
     const APInt &V = C->getAPInt();
@@ -49,5 +50,5 @@ void nvopt::SregTerms::encode(const SCEV *S, SmallVectorImpl<NvTermNode> &Out) {
   ArrayRef<const SCEV *> Ops = S->operands();
   Out.push_back({Kind, static_cast<uint32_t>(Ops.size()), 0});
   for (const SCEV *Op : Ops)
-    encode(Op, Out);
+    encodeFrom(Op, Out, Base);
 }

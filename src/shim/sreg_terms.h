@@ -21,8 +21,11 @@ class SregTerms {
 public:
   // The special-register code (Rust's Sreg::code) of a call, or -1.
   int32_t code(const llvm::Value *V);
-  // Appends S's preorder encoding (at most 64 nodes; deeper parts become "other").
+  // Appends S's preorder encoding (at most 64 nodes of its own; the rest becomes "other").
   void encode(const llvm::SCEV *S, llvm::SmallVectorImpl<NvTermNode> &Out);
+
+private:
+  void encodeFrom(const llvm::SCEV *S, llvm::SmallVectorImpl<NvTermNode> &Out, size_t Base);
 };
 
 } // namespace nvopt
