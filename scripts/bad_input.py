@@ -31,7 +31,7 @@ def knob_names():
 
 
 def crashed(p):
-    return p.returncode < 0 or "Stack dump:" in p.stderr or "PLEASE submit" in p.stderr
+    return nvopt_paths.llvm_crashed(p.returncode, p.stderr)
 
 
 def check_knob(name, ll):

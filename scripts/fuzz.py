@@ -59,13 +59,11 @@ def stress_module(seed, path):
 
 
 def kernel_irs(tmp):
-    kdir = os.path.join(nvopt_paths.ROOT, "bench", "kernels")
     out = []
-    for cu in sorted(os.listdir(kdir)):
-        if cu.endswith(".cu"):
-            bc = os.path.join(tmp, cu + ".bc")
-            subprocess.run(nvopt_paths.device_ir_cmd(os.path.join(kdir, cu), bc), check=True, capture_output=True)
-            out.append(bc)
+    for cu in nvopt_paths.cuda_files("bench/kernels"):
+        bc = os.path.join(tmp, os.path.basename(cu) + ".bc")
+        subprocess.run(nvopt_paths.device_ir_cmd(cu, bc), check=True, capture_output=True)
+        out.append(bc)
     return out
 
 
@@ -85,8 +83,7 @@ def knobs_for(seed, mutant):
 
 
 def crashed(code, err):
-    return code == "timeout" or (isinstance(code, int) and code < 0) or "PLEASE submit a bug report" in err \
-        or "Stack dump:" in err
+    return code == "timeout" or nvopt_paths.llvm_crashed(code, err)
 
 
 def verifier_failed(err):

@@ -4,7 +4,6 @@
 and the fast-compile levels, as cicc does), then ptxas when available. Prints one line per
 failure and a closing 'N passed, M failed' line; exits 1 on any failure."""
 import argparse
-import glob
 import os
 import shutil
 import subprocess
@@ -12,7 +11,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
-from nvopt_paths import LEVELS, LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd, llc_opt_level
+from nvopt_paths import LEVELS, LLVM_BIN as BIN, PLUGIN, cuda_files, device_ir_cmd, llc_opt_level
 
 
 def step(cmd):
@@ -46,8 +45,7 @@ def main():
     args = ap.parse_args()
     if not os.path.exists(args.ptxas):
         args.ptxas = None
-    kernels = args.kernels or sorted(glob.glob(os.path.join(ROOT, "bench", "kernels", "*.cu")) +
-                                     glob.glob(os.path.join(ROOT, "examples", "*.cu")))
+    kernels = args.kernels or cuda_files("bench/kernels", "examples")
     tmp = tempfile.mkdtemp(prefix="nvopt-corpus-")
     jobs = [(cu, lvl) for cu in kernels for lvl in LEVELS]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:

@@ -34,3 +34,13 @@ def nvidia_cu13():
     found = sorted(glob.glob(os.path.join(ROOT, "build", "nvidia-venv", "lib", "python3*",
                                           "site-packages", "nvidia", "cu13")))
     return found[0] if found else None
+
+
+def cuda_files(*folders):
+    """The .cu files of folders under the project root (e.g. "bench/kernels"), sorted."""
+    return sorted(f for d in folders for f in glob.glob(os.path.join(ROOT, d, "*.cu")))
+
+
+def llvm_crashed(returncode, stderr):
+    """Whether an LLVM tool crashed (a signal, or LLVM's crash report) rather than failed."""
+    return returncode < 0 or "Stack dump:" in stderr or "PLEASE submit a bug report" in stderr

@@ -4,7 +4,6 @@ one run: each .cu is compiled once to unoptimized device IR (clang-22, -O3 -disa
 then opt runs each pipeline --repeat times; the median of the summed times over all inputs is
 reported, with ratios to default<O3>."""
 import argparse
-import glob
 import os
 import statistics
 import subprocess
@@ -12,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from nvopt_paths import LLVM_BIN as BIN, PLUGIN, ROOT, device_ir_cmd
+from nvopt_paths import LLVM_BIN as BIN, PLUGIN, cuda_files, device_ir_cmd
 
 
 def run(cmd):
@@ -34,9 +33,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--plugin", default=PLUGIN)
     args = ap.parse_args()
-    inputs = args.inputs or sorted(glob.glob(os.path.join(ROOT, "examples", "*.cu")) +
-                                   glob.glob(os.path.join(ROOT, "plugin-tests", "Inputs", "*.cu")) +
-                                   glob.glob(os.path.join(ROOT, "bench", "kernels", "*.cu")))
+    inputs = args.inputs or cuda_files("examples", "plugin-tests/Inputs", "bench/kernels")
     tmp = tempfile.mkdtemp(prefix="nvopt-time-")
     bcs = []
     for i, cu in enumerate(inputs):
