@@ -48,4 +48,9 @@ exit:
   ret void
 }
 
-; INVAL: nv-scev for @count
+; After instcombine the printer asks a result built on the new ScalarEvolution and gets the same
+; answers.
+; INVAL:      %i = phi i32
+; INVAL-NEXT: -->  {0,+,1}<nuw><nsw><%loop> U: [0,100) S: [0,100)
+; INVAL:      Loop %loop: backedge-taken count is 99
+; INVAL:      nv-scev for @count: mode: simple (complexity control), failures: 0
