@@ -22,6 +22,10 @@ pub struct Insertion {
 /// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
 
+/// BASR + CBE + SCEV-CGP (src/shim/addr.cpp), right after llc's `codegenprepare`
+/// (research-facts.md "Address optimization"); the dead code it leaves is deleted by the pass.
+pub const CODEGENPREPARE_SCEV: Insertion = Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
+
 /// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
 
@@ -33,6 +37,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.on("nv-lsr-gate") {
         out.push(LSR_GATE);
+    }
+    if knobs.int("do-base-address-strength-reduce") > 0 || knobs.int("do-scev-cgp") > 0 {
+        out.push(CODEGENPREPARE_SCEV);
     }
     if !knobs.on("nv-disable-coalesce") {
         out.push(COALESCE);
@@ -67,10 +74,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nvptx_above_o0_gets_the_lsr_gate_and_the_coalescer() {
+    fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescer() {
         let k = Knobs::defaults();
         for level in 1..=3 {
-            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, COALESCE]);
+            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, CODEGENPREPARE_SCEV, COALESCE]);
         }
     }
 
@@ -85,6 +92,10 @@ mod tests {
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
         k.set("nv-lsr-gate", 0);
+        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE]);
+        k.set("do-scev-cgp", 0);
+        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE], "BASR alone still runs");
+        k.set("do-base-address-strength-reduce", 0);
         assert_eq!(insertions(true, 3, &k), vec![COALESCE]);
         k.set("nv-disable-coalesce", 1);
         assert!(insertions(true, 3, &k).is_empty());

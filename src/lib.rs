@@ -2,6 +2,7 @@
 //! NVIDIA cicc's NVPTX optimization flow (DESIGN.md). This file is the plugin entry:
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
+pub mod addr;
 pub mod coalesce;
 pub mod codegen;
 pub mod ffi;

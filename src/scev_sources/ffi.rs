@@ -20,7 +20,7 @@ pub struct NvStr {
 impl NvStr {
     /// # Safety
     /// `ptr` points to `len` readable bytes (or `len` is 0).
-    unsafe fn as_str(&self) -> std::borrow::Cow<'_, str> {
+    pub(crate) unsafe fn as_str(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(slice(self.ptr as *const u8, self.len))
     }
 }

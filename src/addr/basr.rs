@@ -1,0 +1,355 @@
+//! Base Address Strength Reduction (research-facts.md "Address optimization", BASR): inside a
+//! loop, groups whose bases are recurrences of that loop and differ by a cheap loop-invariant
+//! expression share one base. It runs when the function has more than 5 records; the register
+//! budget R per thread comes from the register file and launch bounds (`maxntid`, `minctasm`),
+//! P is the largest number of loop-header PHIs along any loop nest; if R < P nothing happens,
+//! otherwise each new 64-bit base costs 2 of the R - P registers of headroom. A pair is cheap
+//! unless both bases are tiny, the difference is as big as the smaller base, or
+//! `base-address-strength-reduce-max-iv` <= P and the difference has more than 8 nodes. With
+//! `do-base-address-strength-reduce-chain` a group may join through any member of a class,
+//! otherwise only through its leader. At level > 3 the shared base is a loop-carried pointer
+//! PHI (initial value in the preheader, update in the latch); below, it is expanded in the loop
+//! header. Accesses become `newBase + delta` (the invariant difference, then the constant).
+//!
+//! The binary's exact cost formulas are not known; the numbers chosen here are said in the
+//! constants below.
+use super::ranges_budget::register_budget;
+use super::group::Record;
+use crate::scev_sources::ranges::LaunchBounds;
+
+/// Registers per SM on every architecture nvopt targets (sm_70..sm_100).
+pub const REGISTER_FILE: u64 = 65536;
+/// A base "tiny" enough that sharing it buys nothing: at most this many SCEV nodes
+/// (`{%p,+,4}` has 3).
+const TINY_BASE_NODES: u32 = 3;
+/// Differences above this many nodes are too dear once IVs already fill max-iv.
+const DEAR_DIFF_NODES: u32 = 8;
+/// Registers one new 64-bit base costs.
+const REGS_PER_BASE: u64 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// `do-base-address-strength-reduce` (0 off; > 3: loop-carried PHIs).
+    pub level: i64,
+    pub chain: bool,
+    /// `base-address-strength-reduce-iv-limit`: groups considered per loop.
+    pub iv_limit: usize,
+    /// `base-address-strength-reduce-max-iv`.
+    pub max_iv: u64,
+}
+
+/// A loop: its parent (-1: outermost) and how many PHIs its header has.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LoopFacts {
+    pub parent: i32,
+    pub phis: u32,
+}
+
+/// A distinct base: the loop whose affine recurrence it is (-1: none), its SCEV node count,
+/// and whether a header PHI of that loop already computes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BaseFacts {
+    pub loop_id: i32,
+    pub nodes: u32,
+    pub has_phi: bool,
+}
+
+/// `b - a` of two bases of one loop: its node count and whether it is loop-invariant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairFacts {
+    pub a: usize,
+    pub b: usize,
+    pub diff_nodes: u32,
+    pub invariant: bool,
+}
+
+/// Bases that share `leader`'s value in `loop_id`; `phi`: build a loop-carried PHI for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Class {
+    pub loop_id: i32,
+    pub leader: usize,
+    pub members: Vec<usize>,
+    pub phi: bool,
+}
+
+/// What BASR decided for a function, and why it stopped (for `dump-base-address-strength-reduce`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Plan {
+    pub classes: Vec<Class>,
+    pub budget: u64,
+    pub loop_phis: u64,
+    pub note: &'static str,
+}
+
+/// P: the largest sum of header PHIs along a path from an outermost loop to a loop inside it.
+pub fn loop_phis(loops: &[LoopFacts]) -> u64 {
+    (0..loops.len())
+        .map(|mut l| {
+            let mut sum = 0u64;
+            loop {
+                sum += loops[l].phis as u64;
+                match usize::try_from(loops[l].parent) {
+                    Ok(p) if p < loops.len() && p != l => l = p,
+                    _ => return sum,
+                }
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+pub fn plan(cfg: &Config, records: usize, bounds: &LaunchBounds, loops: &[LoopFacts], bases: &[BaseFacts], pairs: &[PairFacts]) -> Plan {
+    let budget = register_budget(bounds, REGISTER_FILE);
+    let p = loop_phis(loops);
+    let mut out = Plan { budget, loop_phis: p, ..Plan::default() };
+    if cfg.level <= 0 {
+        out.note = "off";
+    } else if records <= 5 {
+        out.note = "5 records or fewer";
+    } else if budget < p {
+        out.note = "register budget below the loop-header PHIs";
+    } else {
+        let mut headroom = budget - p;
+        for c in classes(cfg, p, loops.len(), bases, pairs) {
+            let phi = cfg.level > 3 && !bases[c.leader].has_phi;
+            let cost = if bases[c.leader].has_phi { 0 } else { REGS_PER_BASE };
+            if cost > headroom {
+                out.note = "register headroom spent";
+                break;
+            }
+            headroom -= cost;
+            out.classes.push(Class { phi, ..c });
+        }
+    }
+    out
+}
+
+/// Whether `b - a` is cheap enough to share a base.
+fn cheap(cfg: &Config, p: u64, bases: &[BaseFacts], pair: &PairFacts) -> bool {
+    let (a, b) = (&bases[pair.a], &bases[pair.b]);
+    pair.invariant
+        && !(a.nodes <= TINY_BASE_NODES && b.nodes <= TINY_BASE_NODES)
+        && pair.diff_nodes < a.nodes.min(b.nodes)
+        && !(cfg.max_iv <= p && pair.diff_nodes > DEAR_DIFF_NODES)
+}
+
+/// Classes of two bases or more per loop, largest first (they save the most).
+fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[PairFacts]) -> Vec<Class> {
+    let mut leader: Vec<Option<usize>> = vec![None; bases.len()];
+    let mut seen_per_loop = vec![0usize; n_loops];
+    let considered: Vec<bool> = bases
+        .iter()
+        .map(|b| match usize::try_from(b.loop_id) {
+            Ok(l) if l < n_loops && seen_per_loop[l] < cfg.iv_limit => {
+                seen_per_loop[l] += 1;
+                true
+            }
+            _ => false,
+        })
+        .collect();
+    for pair in pairs {
+        let same_loop = bases[pair.a].loop_id == bases[pair.b].loop_id;
+        if !same_loop || !considered[pair.a] || !considered[pair.b] || !cheap(cfg, p, bases, pair) {
+            continue;
+        }
+        let root = leader[pair.a].unwrap_or(pair.a);
+        let a_is_leader = leader[pair.a].is_none();
+        if leader[pair.b].is_none() && root != pair.b && (cfg.chain || a_is_leader) && !is_leader_of_others(&leader, pair.b) {
+            leader[pair.b] = Some(root);
+        }
+    }
+    let mut out: Vec<Class> = Vec::new();
+    for (b, l) in leader.iter().enumerate() {
+        if let Some(l) = *l {
+            match out.iter_mut().find(|c| c.leader == l) {
+                Some(c) => c.members.push(b),
+                None => out.push(Class { loop_id: bases[l].loop_id, leader: l, members: vec![l, b], phi: false }),
+            }
+        }
+    }
+    out.sort_by_key(|c| std::cmp::Reverse(c.members.len()));
+    out
+}
+
+/// An access BASR moves onto its class's shared base.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Move {
+    pub record: usize,
+    pub class: usize,
+}
+
+/// `moves` over fixed records and loops.
+pub fn moves_for<'a>(records: &'a [Record], loops: &'a [LoopFacts]) -> impl Fn(&Plan) -> Vec<Move> + 'a {
+    move |plan| moves(plan, records, loops)
+}
+
+/// Keeps the classes that pay: the loop instructions their moved accesses stop computing
+/// (`loop_cost`) outnumber the ones they add per iteration (one add per member base besides the
+/// leader, one for a new PHI's update). Returns the plan and its moves.
+pub fn paying(mut plan: Plan, moves: impl Fn(&Plan) -> Vec<Move>, records: &[Record]) -> (Plan, Vec<Move>) {
+    let all = moves(&plan);
+    let saved = |ci: usize| all.iter().filter(|m| m.class == ci).map(|m| records[m.record].loop_cost as usize).sum::<usize>();
+    let keep: Vec<bool> = plan.classes.iter().enumerate().map(|(ci, c)| saved(ci) > c.members.len() - 1 + c.phi as usize).collect();
+    if keep.iter().all(|k| *k) {
+        return (plan, all);
+    }
+    let mut it = keep.iter();
+    plan.classes.retain(|_| *it.next().expect("one flag per class"));
+    if plan.classes.is_empty() && plan.note.is_empty() {
+        plan.note = "no shared base saves loop instructions";
+    }
+    let kept = moves(&plan);
+    (plan, kept)
+}
+
+/// The accesses each class moves: those of its member bases inside its loop, for pointer values
+/// whose every use moves with them (otherwise the old computation stays alive and nothing pays).
+pub fn moves(plan: &Plan, records: &[Record], loops: &[LoopFacts]) -> Vec<Move> {
+    let inside = |mut l: i32, target: i32| {
+        while let Ok(i) = usize::try_from(l) {
+            if l == target {
+                return true;
+            }
+            l = loops.get(i).map_or(-1, |f| f.parent);
+        }
+        false
+    };
+    let mut out: Vec<Move> = Vec::new();
+    for (ci, c) in plan.classes.iter().enumerate() {
+        for (ri, r) in records.iter().enumerate() {
+            if r.access && c.members.contains(&(r.base as usize)) && inside(r.loop_id, c.loop_id) {
+                out.push(Move { record: ri, class: ci });
+            }
+        }
+    }
+    let moved = |v: u32| out.iter().filter(|m| records[m.record].value == v).count() as u32;
+    let whole: Vec<bool> = out.iter().map(|m| moved(records[m.record].value) == records[m.record].value_uses).collect();
+    out.into_iter().zip(whole).filter_map(|(m, w)| w.then_some(m)).collect()
+}
+
+fn is_leader_of_others(leader: &[Option<usize>], b: usize) -> bool {
+    leader.iter().any(|l| *l == Some(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CFG: Config = Config { level: 4, chain: true, iv_limit: 128, max_iv: 35 };
+
+    fn base(nodes: u32) -> BaseFacts {
+        BaseFacts { loop_id: 0, nodes, has_phi: false }
+    }
+    fn pair(a: usize, b: usize, diff_nodes: u32) -> PairFacts {
+        PairFacts { a, b, diff_nodes, invariant: true }
+    }
+    fn none() -> LaunchBounds {
+        LaunchBounds { maxntid: None, reqntid: None, minctasm: None }
+    }
+    const ONE_LOOP: [LoopFacts; 1] = [LoopFacts { parent: -1, phis: 2 }];
+
+    #[test]
+    fn loop_phis_sum_along_nests() {
+        let loops = [LoopFacts { parent: -1, phis: 2 }, LoopFacts { parent: 0, phis: 3 }, LoopFacts { parent: -1, phis: 4 }];
+        assert_eq!(loop_phis(&loops), 5);
+        assert_eq!(loop_phis(&[]), 0);
+    }
+
+    #[test]
+    fn rows_of_one_array_share_a_base() {
+        // Three rows {p + 4*y*w,+,4}, {.. + 4*w}, {.. + 8*w}: differences of 3 nodes.
+        let bases = [base(9), base(11), base(11)];
+        let plan = plan(&CFG, 6, &none(), &ONE_LOOP, &bases, &[pair(0, 1, 3), pair(0, 2, 3), pair(1, 2, 3)]);
+        assert_eq!(plan.classes, vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], phi: true }]);
+        assert_eq!((plan.budget, plan.loop_phis), (255, 2));
+    }
+
+    #[test]
+    fn nothing_below_six_records_or_when_off() {
+        let bases = [base(9), base(11)];
+        assert!(plan(&CFG, 5, &none(), &ONE_LOOP, &bases, &[pair(0, 1, 3)]).classes.is_empty());
+        let off = Config { level: 0, ..CFG };
+        assert!(plan(&off, 9, &none(), &ONE_LOOP, &bases, &[pair(0, 1, 3)]).classes.is_empty());
+    }
+
+    #[test]
+    fn dear_tiny_or_variant_differences_are_skipped() {
+        let bases = [base(3), base(3), base(9), base(9)];
+        let p = |d, inv| PairFacts { invariant: inv, ..pair(2, 3, d) };
+        for (pairs, why) in [
+            (vec![pair(0, 1, 2)], "both tiny"),
+            (vec![p(9, true)], "as big as the base"),
+            (vec![p(3, false)], "not invariant"),
+        ] {
+            assert!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes.is_empty(), "{why}");
+        }
+        let big = [base(20), base(20)];
+        let crowded = [LoopFacts { parent: -1, phis: 40 }];
+        assert!(plan(&CFG, 9, &none(), &crowded, &big, &[pair(0, 1, 9)]).classes.is_empty(), "max-iv <= P");
+        assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &big, &[pair(0, 1, 9)]).classes.len(), 1);
+    }
+
+    #[test]
+    fn chains_join_through_members_only_when_on() {
+        let bases = [base(9), base(9), base(9)];
+        let pairs = [pair(0, 1, 3), pair(1, 2, 3)];
+        assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1, 2]);
+        let no_chain = Config { chain: false, ..CFG };
+        assert_eq!(plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1]);
+    }
+
+    #[test]
+    fn the_register_budget_limits_new_bases() {
+        let bases = [base(9), base(9), BaseFacts { loop_id: 1, ..base(9) }, BaseFacts { loop_id: 1, ..base(9) }];
+        let loops = [LoopFacts { parent: -1, phis: 60 }, LoopFacts { parent: -1, phis: 60 }];
+        let pairs = [pair(0, 1, 3), pair(2, 3, 3)];
+        // 1024 threads: 64 registers, 60 PHIs: headroom for two bases.
+        let tight = LaunchBounds { maxntid: Some(vec![1024]), ..none() };
+        let plan2 = plan(&CFG, 9, &tight, &loops, &bases, &pairs);
+        assert_eq!((plan2.budget, plan2.classes.len()), (64, 2));
+        let tighter = LaunchBounds { minctasm: Some(2), ..tight.clone() };
+        let p = plan(&CFG, 9, &tighter, &loops, &bases, &pairs);
+        assert!(p.classes.is_empty());
+        assert_eq!(p.note, "register budget below the loop-header PHIs");
+        let phis61 = [LoopFacts { parent: -1, phis: 61 }, LoopFacts { parent: -1, phis: 61 }];
+        assert_eq!(plan(&CFG, 9, &tight, &phis61, &bases, &pairs).classes.len(), 1, "3 registers: one base");
+    }
+
+    #[test]
+    fn moves_take_whole_values_inside_the_loop() {
+        use super::super::group::Place;
+        let rec = |base, loop_id, value, value_uses| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value, value_uses, loop_id, loop_cost: 2 };
+        let loops = [LoopFacts { parent: -1, phis: 1 }, LoopFacts { parent: 0, phis: 1 }];
+        let p = Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1], phi: true }], ..Plan::default() };
+        let records = [rec(0, 0, 1, 1), rec(1, 1, 2, 1), rec(1, -1, 3, 1), rec(2, 0, 4, 1), rec(1, 0, 5, 2)];
+        let m: Vec<usize> = moves(&p, &records, &loops).iter().map(|m| m.record).collect();
+        assert_eq!(m, vec![0, 1], "outside the loop, another base, a value with another use: stay");
+    }
+
+    #[test]
+    fn classes_that_save_no_loop_instructions_are_dropped() {
+        use super::super::group::Place;
+        let rec = |base, loop_cost| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value: base, value_uses: 1, loop_id: 0, loop_cost };
+        let loops = [LoopFacts { parent: -1, phis: 1 }];
+        let p = || Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], phi: true }], ..Plan::default() };
+        // Already `invariant + iv` (one add each): 3 saved, 2 member adds + 1 PHI update: no.
+        let cheap = [rec(0, 1), rec(1, 1), rec(2, 1)];
+        let (plan, moved) = paying(p(), moves_for(&cheap, &loops), &cheap);
+        assert!(plan.classes.is_empty() && moved.is_empty());
+        assert_eq!(plan.note, "no shared base saves loop instructions");
+        let dear = [rec(0, 2), rec(1, 2), rec(2, 2)];
+        let (plan, moved) = paying(p(), moves_for(&dear, &loops), &dear);
+        assert_eq!((plan.classes.len(), moved.len()), (1, 3));
+    }
+
+    #[test]
+    fn an_existing_phi_costs_nothing_and_is_not_rebuilt() {
+        let bases = [BaseFacts { has_phi: true, ..base(9) }, base(9)];
+        let full = [LoopFacts { parent: -1, phis: 255 }];
+        let p = plan(&CFG, 9, &none(), &full, &bases, &[pair(0, 1, 3)]);
+        assert_eq!(p.classes.len(), 1);
+        assert!(!p.classes[0].phi);
+        let low = Config { level: 3, ..CFG };
+        assert!(!plan(&low, 9, &none(), &ONE_LOOP, &[base(9), base(9)], &[pair(0, 1, 3)]).classes[0].phi);
+    }
+}

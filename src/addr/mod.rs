@@ -1,0 +1,102 @@
+//! Address-mode optimization with Scalar Evolution: cicc's `codegenpreparescev` (research-facts.md
+//! "Address optimization (SCEV-CGP, BASR, CBE) as the binary has it"; seed 004). The C++ adapter
+//! (src/shim/addr.cpp) walks a function, encodes each pointer's SCEV (from nv-scev) and applies
+//! what this module decides:
+//! - [`record`]: pointer = base + constant offset;
+//! - [`group`]: records by base, dominance from DFS numbers, `scev-cgp-norm`;
+//! - [`basr`]: Base Address Strength Reduction (with [`ranges_budget`]'s register budget);
+//! - [`cbe`]: Common Base Elimination, function level then per block;
+//! - SCEV-CGP proper (`nv-disable-scev-cgp`, default on as in cicc's LLVM 20 copy): the
+//!   thread-id zext split of [`record`].
+pub mod basr;
+pub mod cbe;
+pub mod expr;
+pub mod ffi;
+pub mod group;
+pub mod ranges_budget;
+pub mod record;
+
+use crate::knobs::Knobs;
+
+/// Phase bits: which parts a pass runs (`codegenpreparescev` all three, `nv-basr`, `nv-cbe`,
+/// `nv-scev-cgp` one each).
+pub const BASR: u32 = 1;
+pub const CBE: u32 = 2;
+pub const SCEV_CGP: u32 = 4;
+
+/// Every knob the address passes read, read once per function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub basr: basr::Config,
+    pub cbe: cbe::Config,
+    pub cbe_on: bool,
+    pub rules: record::Rules,
+    pub norm: i64,
+    pub inst_limit: usize,
+    pub dump_cgp: bool,
+    pub dump_basr: bool,
+    pub print_after: bool,
+}
+
+impl Settings {
+    /// The settings for a pass running `phases`. A phase runs when its pass asks for it and its
+    /// knobs leave it on: BASR with `do-base-address-strength-reduce` > 0, CBE with
+    /// `do-scev-cgp` > 0, SCEV-CGP's thread-id split with CBE on and `nv-disable-scev-cgp` off
+    /// (or when `nv-scev-cgp` is asked for by name).
+    pub fn from_knobs(k: &Knobs, phases: u32) -> Settings {
+        let cbe_on = k.int("do-scev-cgp") > 0 && phases & (CBE | SCEV_CGP) != 0;
+        let cgp = cbe_on && (phases == SCEV_CGP || (phases & SCEV_CGP != 0 && !k.on("nv-disable-scev-cgp")));
+        let basr_level = if phases & BASR != 0 { k.int("do-base-address-strength-reduce") } else { 0 };
+        Settings {
+            basr: basr::Config {
+                level: basr_level,
+                chain: k.int("do-base-address-strength-reduce-chain") > 0,
+                iv_limit: k.int("base-address-strength-reduce-iv-limit") as usize,
+                max_iv: k.int("base-address-strength-reduce-max-iv") as u64,
+            },
+            cbe: cbe::Config {
+                function_level: k.int("do-function-scev-cgp") > 0,
+                old_base: k.int("scev-cgp-old-base"),
+                cross_block_limit: k.int("scev-cgp-cross-block-limit"),
+                control: k.int("scev-cgp-control"),
+            },
+            cbe_on,
+            rules: record::Rules {
+                ignore_signed_overflow: k.on("ignore-signed-32-bit-overflow"),
+                tid_max: cgp.then(|| k.int("scev-cgp-tid-max-value") as u64),
+            },
+            norm: k.int("scev-cgp-norm"),
+            inst_limit: k.int("scev-cgp-inst-limit") as usize,
+            dump_cgp: k.int("dump-scev-cgp") > 0,
+            dump_basr: k.int("dump-base-address-strength-reduce") > 0,
+            print_after: k.on("print-after-scev-cgp"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_run_basr_and_cbe_but_not_the_thread_id_split() {
+        let s = Settings::from_knobs(&Knobs::defaults(), BASR | CBE | SCEV_CGP);
+        assert_eq!(s.basr.level, 4);
+        assert!(s.cbe_on && s.cbe.function_level);
+        assert_eq!(s.rules.tid_max, None, "nv-disable-scev-cgp is on by default");
+        let named = Settings::from_knobs(&Knobs::defaults(), SCEV_CGP);
+        assert_eq!(named.rules.tid_max, Some(4096));
+        assert_eq!(named.basr.level, 0);
+    }
+
+    #[test]
+    fn the_off_switches_of_the_bench() {
+        let mut k = Knobs::defaults();
+        k.set("do-scev-cgp", 0);
+        k.set("do-base-address-strength-reduce", 0);
+        let s = Settings::from_knobs(&k, BASR | CBE | SCEV_CGP);
+        assert!(!s.cbe_on && s.basr.level == 0 && s.rules.tid_max.is_none());
+        k.set("nv-disable-scev-cgp", 0);
+        assert!(Settings::from_knobs(&k, BASR | CBE | SCEV_CGP).rules.tid_max.is_none(), "SCEV-CGP rides on CBE");
+    }
+}
