@@ -4,15 +4,19 @@
 # PTX/SASS instruction counts, register-to-register movs and compile-time ratios
 # (evaluation.md; DESIGN.md "Measuring"). Writes results.tsv, summary.md, failures.tsv and PNG
 # charts into --out (default build/bench/<level>/, <level>-quick/ with --quick). Exits 1 when anything failed.
+# `--variant NAME:KNOB=V,...` adds a column nvopt:NAME: nvopt's optimized IR through llc with
+# those knobs (A/B of one codegen phase on the same IR; bench/ab.py prints the tables).
 #
 #   python3 bench/bench.py --level O3            # full corpus
 #   python3 bench/bench.py --quick               # 5 kernels, for tests (plugin-tests/bench)
+#   python3 bench/bench.py --variant nocoal:nv-disable-coalesce=1   # + column nvopt:nocoal
 import argparse
 import datetime
 import fnmatch
 import glob
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -39,6 +43,9 @@ def parse_args(argv):
     p.add_argument("--reps", type=int, default=3, help="timed repetitions, median taken (default 3)")
     p.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
                    help="passed as -NAME=VALUE to nvopt's opt and llc (repeatable)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME:KNOB=V[,KNOB=V...]",
+                   help="add column nvopt:NAME: the nvopt column's optimized IR through llc with "
+                        "-KNOB=V added (repeatable; needs the nvopt column)")
     p.add_argument("--compilers", default=",".join(compilers.DEFAULT_COMPILERS),
                    help="comma-separated subset of " + ",".join(compilers.COMPILERS))
     p.add_argument("--nvvm-latest", action="store_true",
@@ -66,10 +73,29 @@ def parse_args(argv):
             p.error(f"--knob wants NAME=VALUE (no leading dash), got {k!r}")
     if args.reps < 1:
         p.error("--reps must be at least 1")
+    args.variants = [parse_variant(p, v) for v in args.variant]
+    names = [n for n, _ in args.variants]
+    if len(set(names)) != len(names):
+        p.error(f"--variant names must differ, got {names}")
+    if args.variants and "nvopt" not in comps:
+        p.error("--variant reuses the nvopt column's IR: keep nvopt in --compilers")
     args.comps = comps
+    args.columns = comps + [f"nvopt:{n}" for n in names]
     default = args.level + ("-quick" if args.quick else "")
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "build", "bench", default))
     return args
+
+
+def parse_variant(p, text):
+    """`NAME:KNOB=V[,KNOB=V...]` -> (NAME, ['KNOB=V', ...])."""
+    name, sep, rest = text.partition(":")
+    knobs = [k.strip() for k in rest.split(",") if k.strip()]
+    if not sep or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name) or not knobs:
+        p.error(f"--variant wants NAME:KNOB=V[,KNOB=V...] (NAME of letters, digits, _.+-), got {text!r}")
+    for k in knobs:
+        if "=" not in k or k.startswith("-"):
+            p.error(f"--variant {name}: knobs are KNOB=V without a leading dash, got {k!r}")
+    return name, knobs
 
 
 def kernel_files(args):
@@ -95,6 +121,8 @@ def metadata(args, tools, files, elapsed):
         "knobs": " ".join(f"-{k}" for k in args.knob) or "none",
         "upstream": f"clang++ -O3 -Xclang -disable-llvm-passes → opt -passes='{up_opt}' → llc {llc_level} -mcpu=sm_90",
         "nvopt": f"same IR → opt -passes='nvopt<{args.level}>' → llc {llc_level} -mcpu=sm_90 (plugin loaded)",
+        **{f"nvopt:{n}": f"nvopt.bc → llc {llc_level} -mcpu=sm_90 (plugin loaded) " + " ".join(f"-{k}" for k in ks)
+           for n, ks in args.variants},
         "nvidia": f"nvcc -ptx -arch=sm_90 {' '.join(nvcc_flags)}".rstrip() + f" ({toolmod.which_version([nv, '--version']) if nv else 'unavailable'})",
         "LLVM": llvm_version(tools),
         "plugin": tools.plugin if not tools.plugin_error else f"unavailable: {tools.plugin_error}",
@@ -148,15 +176,15 @@ def main(argv=None):
         stem = os.path.basename(src)[:-3]
         t1 = time.perf_counter()
         res = compile_file(src, os.path.join(args.out, "work", stem), tools, args.level, args.comps,
-                           args.knob, args.reps, not args.no_verify_each)
+                           args.knob, args.reps, not args.no_verify_each, args.variants)
         status = "ok" if not res.failures else f"{len(res.failures)} failure(s)"
         log(f"[{i}/{len(files)}] {stem}: {status} ({time.perf_counter() - t1:.1f} s)")
         results.append(res)
-    rows = report.rows_from(results, args.level, args.comps)
+    rows = report.rows_from(results, args.level, args.columns)
     rows_path = os.path.join(args.out, "results.tsv")
     report.write_tsv(rows, rows_path)
     meta = metadata(args, tools, files, time.perf_counter() - t0)
-    failures = report.write_summary(os.path.join(args.out, "summary.md"), rows, results, args.comps, meta)
+    failures = report.write_summary(os.path.join(args.out, "summary.md"), rows, results, args.columns, meta)
     report.write_failures(os.path.join(args.out, "failures.tsv"), failures)
     note = charts(args, rows_path, tools.notes)
     with open(os.path.join(args.out, "summary.md"), "a") as f:

@@ -1,7 +1,8 @@
 # The compilers the bench compares and their command lines per optimization level
 # (evaluation.md "Three compilers on the same kernels"; research-facts.md "Two optimizers inside
-# cicc 13.5" for the optional nvvm-latest column). Each compiler is a list of steps; a step is
-# one tool invocation whose wall time the bench measures.
+# cicc 13.5" for the optional nvvm-latest column), and the `nvopt:NAME` variant columns that
+# rerun only nvopt's llc on nvopt's optimized IR with extra knobs (--variant). Each compiler is
+# a list of steps; a step is one tool invocation whose wall time the bench measures.
 import os
 import re
 import subprocess
@@ -104,6 +105,19 @@ def pipeline(compiler, tools, level, src, knobs):
         return [Step("cicc", [tools.cicc(), "-libnvvm", "-arch=compute_90", "-nvvm-version=nvvm-latest",
                               *CICC_LEVEL[level], "k.nvvm.bc", "-o", "nvvm-latest.ptx"])]
     raise ValueError(compiler)
+
+
+def variant_file(column):
+    """File stem of a compiler column: `nvopt:NAME` -> `nvopt-NAME` (no ':' in file names)."""
+    return column.replace(":", "-")
+
+
+def variant_llc(tools, level, knobs, name, vknobs):
+    """The one timed step of variant column nvopt:NAME: nvopt's llc (plugin, --knob knobs) plus
+    the variant's knobs, on nvopt.bc (the nvopt column's optimized IR) -> nvopt-NAME.ptx."""
+    return Step("llc", [tools.llvm("llc"), f"--load-pass-plugin={tools.plugin}",
+                        *[f"-{k}" for k in [*knobs, *vknobs]], llc_opt_level(level), f"-mcpu={ARCH}",
+                        "nvopt.bc", "-o", f"{variant_file('nvopt:' + name)}.ptx"])
 
 
 def verify_steps(compiler, tools, level, knobs):

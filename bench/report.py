@@ -1,18 +1,21 @@
 # Turns the per-file results into the bench outputs (evaluation.md "Report per kernel and as
 # geometric means of ratios"): results.tsv (one row per kernel entry and compiler),
 # summary.md (geomean ratio table, totals, per-kernel table, the ten entries where nvopt is
-# furthest behind, failures) and failures.tsv.
+# furthest behind, failures) and failures.tsv. Variant columns nvopt:NAME (bench.py --variant)
+# are compared with nvopt; bench/ab.py prints their per-entry A/B tables.
 import math
 import os
 
 # (key, label, zero-able): zero-able figures use (a+1)/(b+1) so that 0 vs 0 is a ratio of 1.
 FIGURES = [("regs", "registers", False), ("spill", "spill bytes (stores+loads)", True),
            ("stack", "stack frame bytes", True), ("ptx_instrs", "PTX instructions", False),
-           ("movs", "reg-to-reg movs", True), ("sass_instrs", "SASS instructions", False)]
+           ("movs", "reg-to-reg movs", True), ("sass_instrs", "SASS instructions", False),
+           ("ptx_loop", "PTX instructions in loops", True),
+           ("sass_loop", "SASS instructions in loops", True)]
 TIMES = [("opt_ms", "opt time"), ("llc_ms", "llc time"),
          ("total_ms", "compile time, front end to PTX")]
 COLUMNS = ["level", "file", "entry", "compiler", "regs", "spill_stores", "spill_loads", "stack",
-           "ptx_instrs", "movs", "sass_instrs", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
+           "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
            "cicc_ms", "total_ms"]
 SHORT = {"upstream": "up", "nvopt": "nvopt", "nvidia": "nv", "nvvm-latest": "nvl"}
 
@@ -81,9 +84,14 @@ def pair_ratios(idx, a, b, key, zeroable, per_file=False):
     return [v for v in vals if v is not None]
 
 
+def short(c):
+    return SHORT.get(c, c.replace("nvopt:", "v:"))
+
+
 def pairs(comps):
     want = [("nvopt", "upstream"), ("nvopt", "nvidia"), ("upstream", "nvidia"),
             ("nvopt", "nvvm-latest"), ("upstream", "nvvm-latest")]
+    want += [(c, "nvopt") for c in comps if c.startswith("nvopt:")]
     return [(a, b) for a, b in want if a in comps and b in comps]
 
 
@@ -106,16 +114,23 @@ def cell(vals):
 
 
 def totals_table(idx, comps):
-    lines = ["| compiler | entries | registers | spill bytes | entries spilling | stack bytes | PTX instr | movs | SASS instr | compile ms |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    common = [k for k, by in idx.items() if all(c in by for c in comps)]
+    lines = ["| compiler | entries | registers | spill bytes | entries spilling | stack bytes | PTX instr | movs | SASS instr | PTX in loops | SASS in loops | compile ms |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    # A compiler with no rows at all (it failed everywhere, e.g. a variant with a bad knob) is
+    # listed apart rather than emptying the common set.
+    present = [c for c in comps if any(c in by for by in idx.values())]
+    common = [k for k, by in idx.items() if all(c in by for c in present)]
     for c in comps:
+        if c not in present:
+            lines.append(f"| {c} | 0 (no results) |" + " |" * 10)
+            continue
         rs = [idx[k][c] for k in common]
         files = {r["file"]: r.get("total_ms", 0) for r in rs}
         s = lambda key: sum(r.get(key, 0) or 0 for r in rs)
         lines.append(f"| {c} | {len(rs)} | {s('regs')} | {s('spill')} | "
                      f"{sum(1 for r in rs if r.get('spill'))} | {s('stack')} | {s('ptx_instrs')} | "
-                     f"{s('movs')} | {s('sass_instrs')} | {sum(files.values()):.0f} |")
+                     f"{s('movs')} | {s('sass_instrs')} | {s('ptx_loop')} | {s('sass_loop')} | "
+                     f"{sum(files.values()):.0f} |")
     return lines, len(common)
 
 
@@ -124,12 +139,12 @@ def triple(by, comps, key):
 
 
 def kernel_table(idx, comps):
-    order = " / ".join(SHORT[c] for c in comps)
-    lines = [f"| kernel | registers ({order}) | spill bytes | PTX instr | movs | SASS instr |",
-             "|---|---|---|---|---|---|"]
+    order = " / ".join(short(c) for c in comps)
+    keys = ("regs", "spill", "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop")
+    lines = [f"| kernel | registers ({order}) | spill bytes | PTX instr | movs | SASS instr | "
+             "PTX in loops | SASS in loops |", "|---" * (len(keys) + 1) + "|"]
     for (file, entry), by in sorted(idx.items()):
-        lines.append(f"| {file}:{entry} | " + " | ".join(
-            triple(by, comps, k) for k in ("regs", "spill", "ptx_instrs", "movs", "sass_instrs")) + " |")
+        lines.append(f"| {file}:{entry} | " + " | ".join(triple(by, comps, k) for k in keys) + " |")
     return lines
 
 

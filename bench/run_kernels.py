@@ -1,7 +1,8 @@
 # Compiles one kernel file with every compiler, repeats the timed steps, checks the LLVM
 # pipelines with -verify-each / -verify-machineinstrs, assembles each PTX with ptxas -v and
 # disassembles it with cuobjdump -sass, and collects the per-entry figures
-# (evaluation.md "Figures, per kernel entry"; failures are recorded, never skipped).
+# (evaluation.md "Figures, per kernel entry"; failures are recorded, never skipped). Variant
+# columns (nvopt:NAME) rerun only llc on the nvopt column's optimized IR with extra knobs.
 import os
 import statistics
 from dataclasses import dataclass, field
@@ -19,7 +20,8 @@ class FileResult:
     failures: list = field(default_factory=list)  # (compiler, step, message)
 
 
-def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each):
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=()):
+    """Runs every compiler of `comps`, then every (name, knobs) of `variants` on nvopt.bc."""
     stem = os.path.splitext(os.path.basename(src))[0]
     res = FileResult(stem)
     os.makedirs(workdir, exist_ok=True)
@@ -42,7 +44,36 @@ def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each):
             res.failures.append((c, "ptxas", err))
             continue
         res.entries[c] = entries
+    for name, vknobs in variants:
+        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each)
     return res
+
+
+def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each):
+    """Column nvopt:NAME: llc with the variant's knobs on nvopt.bc; clang and opt times are the
+    nvopt column's (the same IR, produced once), llc is timed here."""
+    c = f"nvopt:{name}"
+    if "nvopt" not in res.times:
+        res.failures.append((c, "setup", "the nvopt column failed, so there is no nvopt.bc to reuse"))
+        return
+    step = compilers.variant_llc(tools, level, knobs, name, vknobs)
+    outcome = timed([step], workdir, reps)
+    if outcome.ok and verify_each:
+        check = Step("llc -verify-machineinstrs", step.argv[:-2] + ["-verify-machineinstrs", "-o", os.devnull])
+        ok, _, msg = run_step(check, workdir)
+        if not ok:
+            outcome = Outcome(False, check.name, msg)
+    if not outcome.ok:
+        res.failures.append((c, outcome.step, outcome.message))
+        return
+    times = {k: v for k, v in res.times["nvopt"].items() if k != "llc"}
+    times.update({k: statistics.median(v) for k, v in outcome.times.items()})
+    res.times[c] = times
+    entries, err = assemble(c, workdir, tools)
+    if err:
+        res.failures.append((c, "ptxas", err))
+        return
+    res.entries[c] = entries
 
 
 def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each):
@@ -75,7 +106,9 @@ def timed(steps, workdir, reps):
 
 
 def assemble(c, workdir, tools):
-    """ptxas -v and cuobjdump -sass on <c>.ptx; returns ({entry: figures}, error)."""
+    """ptxas -v and cuobjdump -sass on <c>.ptx (nvopt-NAME.ptx for column nvopt:NAME);
+    returns ({entry: figures}, error)."""
+    c = compilers.variant_file(c)
     ptx_path = os.path.join(workdir, f"{c}.ptx")
     with open(ptx_path) as f:
         counts = figures.ptx_counts(f.read())
@@ -95,12 +128,14 @@ def assemble(c, workdir, tools):
         if not ok:
             return {}, f"cuobjdump -sass failed on {c}.cubin: {msg}"
         with open(os.path.join(workdir, f"{c}.sass")) as f:
-            sass = figures.sass_counts(f.read())
+            text = f.read()
+        sass, sass_loop = figures.sass_counts(text), figures.sass_loop_counts(text)
     entries = {}
     for name, cnt in counts.items():
-        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"]}
+        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"], "ptx_loop": cnt["ptx_loop"]}
         fig.update({k: v for k, v in info.get(name, {}).items()})
         if name in sass:
             fig["sass_instrs"] = sass[name]
+            fig["sass_loop"] = sass_loop[name]
         entries[name] = fig
     return entries, ""
