@@ -31,7 +31,7 @@ run changes no output element, or writes outside its buffers, is a spec error to
 comparison must mean something.
 
     python3 scripts/difftest.py [--passes P]... [--then T]... [--seeds 3] [--jobs 2] [--keep DIR]
-        [--kernels SUBSTR]... [--preps early,O3] [--self-check]
+        [--kernels SUBSTR]... [--preps early,O3] [--block BX[,BY[,BZ]]] [--work DIR] [--self-check]
 
 --self-check replaces the first `fadd` of each kernel of every "after" module by `fsub`; the run
 must then report mismatches (the harness can fail). Exit status 1 on any failure or error.
@@ -394,13 +394,15 @@ def inject_bug(ir, kernels):
     return re.sub(r"^define [^@\n]*@([\w.$]+)\(.*?^\}", fix, ir, flags=re.M | re.S)
 
 
-def launches(u, seeds):
-    """[(kernel index, kernel, seed, driver argv)] for the unit."""
+def launches(u, seeds, force_block=None):
+    """[(kernel index, kernel, seed, driver argv)] for the unit (force_block: the --block text)."""
     out = []
     for k, s in enumerate(u.specs):
         types = u.kernels[k][1]
         for seed in seeds:
             grid, block, params, _ = s.instance(seed)
+            if force_block:
+                block = dims(force_block, {})
             check_launch(s, grid, block, u.launch_attrs[s.kernel])
             argv = [str(k), str(seed), *map(str, grid), *map(str, block)]
             for p, t in zip(params, types):
@@ -466,6 +468,8 @@ def main():
     ap.add_argument("--kernels", action="append", help="only kernels whose file or name contains this")
     ap.add_argument("--preps", default=",".join(PREPS), help=f"comma list of {list(PREPS)}")
     ap.add_argument("--work", help="keep every intermediate file in this folder (default: a temporary one)")
+    ap.add_argument("--block", help="launch every kernel with this block shape (BX[,BY[,BZ]]) instead "
+                    "of its spec's; a shape outside a kernel's launch bounds is an error")
     ap.add_argument("--self-check", action="store_true", help="inject a wrong fadd->fsub into every "
                     "'after' module: the run must report mismatches")
     args = ap.parse_args()
@@ -511,12 +515,13 @@ def main():
                 if err:
                     errors.append(f"{u.name}: {err}")
             units = [u for u in units if not any(e.startswith(u.name + ":") for e in errors)]
-            try:
-                plan = {u.name: launches(u, seeds) for u in units}
-            except SpecError as e:
-                errors.append(str(e))
-                plan = {}
-                units = []
+            plan = {}
+            for u in units:
+                try:
+                    plan[u.name] = launches(u, seeds, args.block)
+                except SpecError as e:
+                    errors.append(f"{u.name}: {e}")
+            units = [u for u in units if u.name in plan]
 
             def before(u, then):
                 """Linked "before" module and its outputs per launch (then = follow-up)."""
