@@ -207,8 +207,9 @@ pub unsafe extern "C" fn nvopt_addr_cbe(s: *mut Session, recs: *const NvRecord, 
 
 fn dump_cbe(name: &str, records: &[Record], plan: &[Rewrite]) -> String {
     let accesses = records.iter().filter(|r| r.access).count();
-    let groups = super::group::groups(records).len();
-    let mut out = format!("scev-cgp: {name}: {accesses} accesses, {groups} bases, {} rewrites\n", plan.len());
+    let groups = super::group::groups(records);
+    let largest = groups.iter().map(|g| g.iter().filter(|&&i| records[i].access).count()).max().unwrap_or(0);
+    let mut out = format!("scev-cgp: {name}: {accesses} accesses, {} bases, {} rewrites, largest group {largest}\n", groups.len(), plan.len());
     for w in plan {
         let mode = if w.cross_block { "function" } else { "block" };
         out += &format!("scev-cgp:   record {} = record {} {:+} ({mode})\n", w.record, w.anchor, w.delta);
