@@ -64,6 +64,10 @@ pub static KNOBS: &[Knob] = &[
     int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (seed 002's coalesce_limit)", "nv-coalesce rewrites"),
     flag("nv-coalesce-freq-bias", false, "nv-coalesce: scale each copy's priority by its block frequency (hot copies first among equal register numbers)", "nv-coalesce order"),
     flag("nv-coalesce-remat", true, "nv-coalesce: rewrite a copy that still interferes, and whose source value is an immediate move, into that move", "nv-coalesce rematerialization"),
+    // --- nv-cssa: PHI-operand (CSSA) coalescing before PHI elimination (seed 002) ---
+    flag("cssa-coalesce", true, "Run nv-cssa in llc's NVPTX pipeline (-O1..-O3, right after CodeGenPrepare): rewrite PHI operands that interfere with their PHI so that PHI elimination's copies coalesce", "nv-cssa in llc"),
+    flag("nv-cssa-equal-operand", true, "nv-cssa: replace an interfering PHI operand by a value that a dominating icmp eq/ne branch proves equal to it on the edge", "nv-cssa equal-operand rewrite"),
+    flag("nv-cssa-sink", true, "nv-cssa: move an interfering PHI operand's definition below the PHI's last read in the incoming block", "nv-cssa sink rewrite"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

@@ -4,6 +4,7 @@
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod coalesce;
 pub mod codegen;
+pub mod cssa;
 pub mod ffi;
 pub mod host;
 pub mod knobs;
@@ -55,6 +56,7 @@ extern "C" fn on_load() {
     if host::check_once() {
         ffi::register_knobs();
         coalesce::ffi::register();
+        cssa::ffi::register();
         logger::install();
         stats::print_at_exit();
     }

@@ -11,6 +11,7 @@ extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, void *PB, c
 extern "C" void nvopt_free_string(char *S);
 void nvopt_register_scev(PassBuilder &PB);
 void nvopt_register_scev_sources(PassBuilder &PB); // scev_sources.cpp
+void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 
 namespace {
 
@@ -49,4 +50,5 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
         return parseNvopt(PB, Name, MPM);
       });
   nvopt_register_scev(PB);
+  nvopt_register_cssa(PB);
 }
