@@ -7,8 +7,14 @@
 //! Insertions so far: the LSR gates (src/lsr_gate.rs), right before llc's stock
 //! LoopStrengthReduce (research-facts.md "NVIDIA LSR knobs"): llc's IR pipeline adds
 //! `canon-freeze` immediately before `loop-reduce`, in the same loop pass manager, and only when
-//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; and the NVPTX copy
-//! coalescer (src/coalesce), right after RegisterCoalescer (seed 002).
+//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; cicc's address-mode pass
+//! `codegenpreparescev` (src/addr, research-facts.md "Address optimization"), right after
+//! CodeGenPrepare; the NVPTX copy
+//! coalescer (src/coalesce), right after RegisterCoalescer (seed 002); and the PHI-operand
+//! (CSSA) coalescing pass (src/cssa, seed 002 "CSSA Coalescing"), as late as possible in the IR
+//! part of the pipeline: after CodeGenPrepare (and after `codegenpreparescev`, which is also
+//! inserted there, so that nothing rewrites the PHI operands between nv-cssa and instruction
+//! selection).
 use crate::knobs::Knobs;
 use std::ffi::c_void;
 
@@ -29,6 +35,12 @@ pub const CODEGENPREPARE_SCEV: Insertion = Insertion { pass: "codegenpreparescev
 /// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
 
+/// The PHI-operand (CSSA) coalescing pass (src/shim/cssa.cpp), right after `codegenprepare`.
+/// Listed after every other insertion anchored at `codegenprepare`: TargetPassConfig puts each
+/// insertion right after its anchor as the anchor is added, in list order, so the last one
+/// listed runs last.
+pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
@@ -43,6 +55,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if !knobs.on("nv-disable-coalesce") {
         out.push(COALESCE);
+    }
+    if knobs.on("cssa-coalesce") {
+        out.push(CSSA);
     }
     out
 }
@@ -74,10 +89,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescer() {
+    fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescers() {
         let k = Knobs::defaults();
         for level in 1..=3 {
-            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, CODEGENPREPARE_SCEV, COALESCE]);
+            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
         }
     }
 
@@ -92,12 +107,14 @@ mod tests {
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
         k.set("nv-lsr-gate", 0);
-        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE]);
+        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA]);
         k.set("do-scev-cgp", 0);
-        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE], "BASR alone still runs");
+        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA], "BASR alone still runs");
         k.set("do-base-address-strength-reduce", 0);
-        assert_eq!(insertions(true, 3, &k), vec![COALESCE]);
+        assert_eq!(insertions(true, 3, &k), vec![COALESCE, CSSA]);
         k.set("nv-disable-coalesce", 1);
+        assert_eq!(insertions(true, 3, &k), vec![CSSA]);
+        k.set("cssa-coalesce", 0);
         assert!(insertions(true, 3, &k).is_empty());
     }
 }

@@ -5,6 +5,7 @@
 pub mod addr;
 pub mod coalesce;
 pub mod codegen;
+pub mod cssa;
 pub mod ffi;
 pub mod host;
 pub mod knobs;
@@ -56,6 +57,7 @@ extern "C" fn on_load() {
     if host::check_once() {
         ffi::register_knobs();
         coalesce::ffi::register();
+        cssa::ffi::register();
         logger::install();
         stats::print_at_exit();
     }
