@@ -326,12 +326,10 @@ public:
     bool Changed = false;
     if (Active & PhaseBasr)
       Changed |= basr();
+    deleteDead();
     if (Active & PhaseCbe)
       Changed |= cbe();
-    if (Changed)
-      for (WeakTrackingVH &V : Dead)
-        if (auto *I = dyn_cast_or_null<Instruction>(V))
-          RecursivelyDeleteTriviallyDeadInstructions(I);
+    deleteDead();
     if (nvopt_addr_print_after(S)) {
       errs() << "*** IR Dump After codegenpreparescev (" << F.getName() << ") ***\n";
       F.print(errs());
@@ -347,6 +345,14 @@ private:
   OptimizationRemarkEmitter ORE;
   NvAddrSession *S;
   SmallVector<WeakTrackingVH, 32> Dead;
+
+  // Deletes the address computations the rewrites left unused (before CBE looks for anchors).
+  void deleteDead() {
+    for (WeakTrackingVH &V : Dead)
+      if (auto *I = dyn_cast_or_null<Instruction>(V))
+        RecursivelyDeleteTriviallyDeadInstructions(I);
+    Dead.clear();
+  }
 
   // Points access U at Base + Delta (an i8 GEP right before it); false if the types differ.
   bool repoint(const Records::Use &U, Value *Base, int64_t Delta) {
