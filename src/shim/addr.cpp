@@ -95,7 +95,6 @@ enum : uint32_t { KConst, KUnknown, KAdd, KMul, KAddRec, KSExt, KZExt, KOther, K
 enum : uint32_t { PhaseBasr = 1, PhaseCbe = 2, PhaseCgp = 4 };
 constexpr const char *DebugType = "codegenpreparescev";
 
-NvStr str(StringRef S) { return {S.data(), S.size()}; }
 
 // One function's records: pointer uses (Access) and, as possible anchors, other pointer values.
 class Records {
@@ -314,10 +313,9 @@ class AddrOpt {
 public:
   AddrOpt(Function &F, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, uint32_t Phases)
       : F(F), SE(SE), LI(LI), DT(DT), ORE(&F) {
-    NvStr Attrs[3] = {str(F.getFnAttribute("nvvm.maxntid").getValueAsString()),
-                      str(F.getFnAttribute("nvvm.reqntid").getValueAsString()),
-                      str(F.getFnAttribute("nvvm.minctasm").getValueAsString())};
-    S = nvopt_addr_begin(str(F.getName()), Attrs, Phases);
+    NvStr Attrs[3];
+    nvLaunchBounds(F, Attrs);
+    S = nvopt_addr_begin(nvStr(F.getName()), Attrs, Phases);
   }
   ~AddrOpt() { nvopt_addr_end(S); }
 

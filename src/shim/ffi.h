@@ -1,5 +1,8 @@
-// Types shared by the shim's files at the boundary with Rust (layouts mirror src/scev_sources/ffi.rs).
+// Types and helpers shared by the shim's files at the boundary with Rust (layouts mirror
+// src/scev_sources/ffi.rs). Adapter only.
 #pragma once
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Function.h"
 #include <cstddef>
 
 // A string handed to Rust: bytes and length, not NUL-terminated.
@@ -7,3 +10,13 @@ struct NvStr {
   const char *Ptr;
   size_t Len;
 };
+
+inline NvStr nvStr(llvm::StringRef S) { return {S.data(), S.size()}; }
+
+// The launch-bound attributes Rust parses (src/scev_sources/ranges.rs LaunchBounds::parse):
+// `nvvm.maxntid`, `nvvm.reqntid`, `nvvm.minctasm`, empty when absent.
+inline void nvLaunchBounds(const llvm::Function &F, NvStr Out[3]) {
+  const char *Names[3] = {"nvvm.maxntid", "nvvm.reqntid", "nvvm.minctasm"};
+  for (int I = 0; I < 3; ++I)
+    Out[I] = nvStr(F.getFnAttribute(Names[I]).getValueAsString());
+}

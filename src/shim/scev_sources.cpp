@@ -61,7 +61,6 @@ namespace {
 
 constexpr unsigned MaxOperandDepth = 8;
 
-NvStr str(StringRef S) { return {S.data(), S.size()}; }
 
 uint32_t flagsOf(const Instruction &I) {
   return (I.hasNoUnsignedWrap() ? 1u : 0u) | (I.hasNoSignedWrap() ? 2u : 0u);
@@ -240,12 +239,11 @@ private:
 struct NvScevSourcesPass : PassInfoMixin<NvScevSourcesPass> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &AM) {
     const std::string &Triple = F.getParent()->getTargetTriple().str();
-    if (F.isDeclaration() || !nvopt_ss_applies(str(Triple)))
+    if (F.isDeclaration() || !nvopt_ss_applies(nvStr(Triple)))
       return PreservedAnalyses::all();
-    NvStr Attrs[3] = {str(F.getFnAttribute("nvvm.maxntid").getValueAsString()),
-                      str(F.getFnAttribute("nvvm.reqntid").getValueAsString()),
-                      str(F.getFnAttribute("nvvm.minctasm").getValueAsString())};
-    NvFunctionRun *Run = nvopt_ss_begin(str(F.getName()), F.getCallingConv(), Attrs);
+    NvStr Attrs[3];
+    nvLaunchBounds(F, Attrs);
+    NvFunctionRun *Run = nvopt_ss_begin(nvStr(F.getName()), F.getCallingConv(), Attrs);
     Adapter A(F, Run);
     bool SawSreg = false;
     bool Changed = A.applyRanges(SawSreg);

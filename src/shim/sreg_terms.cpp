@@ -21,7 +21,7 @@ int32_t nvopt::SregTerms::code(const Value *V) {
     return -1;
   auto [It, New] = Codes.try_emplace(Callee, -1);
   if (New)
-    It->second = nvopt_ss_sreg_code({Callee->getName().data(), Callee->getName().size()});
+    It->second = nvopt_ss_sreg_code(nvStr(Callee->getName()));
   return It->second;
 }
 
