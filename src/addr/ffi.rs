@@ -28,13 +28,14 @@ pub struct NvRecord {
     pub value_uses: u32,
     pub loop_id: i32,
     pub access: u32,
-    pub loop_cost: u32,
+    pub loop_insts: u32,
+    pub loop_const_geps: u32,
 }
 
 impl From<&NvRecord> for Record {
     fn from(r: &NvRecord) -> Record {
         let at = Place { block: r.block, dfs_in: r.dfs_in, dfs_out: r.dfs_out, order: r.order };
-        Record { base: r.base, space: r.space, offset: r.offset, at, access: r.access != 0, value: r.value, value_uses: r.value_uses, loop_id: r.loop_id, loop_cost: r.loop_cost }
+        Record { base: r.base, space: r.space, offset: r.offset, at, access: r.access != 0, value: r.value, value_uses: r.value_uses, loop_id: r.loop_id, loop_cost: super::group::loop_cost(r.loop_insts, r.loop_const_geps) }
     }
 }
 

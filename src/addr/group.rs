@@ -45,6 +45,13 @@ pub struct Record {
     pub loop_cost: u32,
 }
 
+/// What an access's address costs per iteration of its loop: the loop instructions that compute
+/// only that pointer, less the GEPs with constant indices among them (NVPTX folds those into
+/// `[reg+imm]`).
+pub fn loop_cost(insts: u32, const_geps: u32) -> u32 {
+    insts.saturating_sub(const_geps)
+}
+
 /// Record indices by (base, address space), groups in order of first appearance.
 pub fn groups(records: &[Record]) -> Vec<Vec<usize>> {
     let mut index: HashMap<(u32, u32), usize> = HashMap::new();
@@ -94,6 +101,13 @@ mod tests {
         let r = |base, space| Record { base, space, offset: 0, at: Place::default(), access: true, value: 0, value_uses: 1, loop_id: -1, loop_cost: 0 };
         let g = groups(&[r(1, 1), r(2, 1), r(1, 1), r(1, 3)]);
         assert_eq!(g, vec![vec![0, 2], vec![1], vec![3]]);
+    }
+
+    #[test]
+    fn constant_offset_geps_cost_nothing() {
+        assert_eq!(loop_cost(3, 1), 2);
+        assert_eq!(loop_cost(1, 1), 0);
+        assert_eq!(loop_cost(0, 0), 0);
     }
 
     #[test]

@@ -42,7 +42,7 @@ struct NvAddrRecord {
   int64_t Offset;
   uint32_t Base, Space, Block, DfsIn, DfsOut, Order, Value, ValueUses;
   int32_t Loop;
-  uint32_t Access, LoopCost;
+  uint32_t Access, LoopInsts, LoopConstGeps;
 };
 struct NvRewrite {
   int64_t Delta;
@@ -188,21 +188,22 @@ private:
     R.Access = 1;
     Loop *L = NV.LI.getLoopFor(I.getParent());
     R.Loop = loopId(L);
-    R.LoopCost = L ? loopCost(I.getOperand(OpNo), *L, true) : 0;
+    if (L)
+      loopWork(I.getOperand(OpNo), *L, true, R);
     addRecord({&I, OpNo, I.getOperand(OpNo)}, R);
   }
 
-  // Instructions of L that compute only V (V itself, whatever its uses; then single-use
-  // operands), not counting PHIs and GEPs with constant indices (they fold into [reg+imm]).
-  static unsigned loopCost(Value *V, const Loop &L, bool Root) {
+  // Counts into R the instructions of L that compute only V (V itself, whatever its uses; then
+  // single-use operands; PHIs end the walk), and among them the GEPs with constant indices.
+  static void loopWork(Value *V, const Loop &L, bool Root, NvAddrRecord &R) {
     auto *I = dyn_cast<Instruction>(V);
     if (!I || isa<PHINode>(I) || !L.contains(I) || (!Root && !I->hasOneUse()))
-      return 0;
+      return;
+    ++R.LoopInsts;
     auto *G = dyn_cast<GetElementPtrInst>(I);
-    unsigned Own = G && G->hasAllConstantIndices() ? 0 : 1;
+    R.LoopConstGeps += G && G->hasAllConstantIndices();
     for (Value *Op : I->operands())
-      Own += loopCost(Op, L, false);
-    return Own;
+      loopWork(Op, L, false, R);
   }
 
   void addRecord(Use U, NvAddrRecord R) {
