@@ -50,7 +50,7 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     if knobs.on("nv-lsr-gate") {
         out.push(LSR_GATE);
     }
-    if knobs.int("do-base-address-strength-reduce") > 0 || knobs.int("do-scev-cgp") > 0 {
+    if crate::addr::codegenpreparescev_runs(knobs) {
         out.push(CODEGENPREPARE_SCEV);
     }
     if !knobs.on("nv-disable-coalesce") {

@@ -133,8 +133,7 @@ pub unsafe extern "C" fn nvopt_addr_end(s: *mut Session) {
 /// `s` is live.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_addr_active(s: *const Session) -> u32 {
-    let st = &(*s).settings;
-    (st.basr.level > 0) as u32 | (st.cbe_on as u32) << 1 | (st.rules.tid_max.is_some() as u32) << 2
+    (*s).settings.active()
 }
 
 /// `scev-cgp-inst-limit`: the most SCEV nodes of one pointer the adapter encodes.

@@ -74,6 +74,18 @@ impl Settings {
     }
 }
 
+impl Settings {
+    /// The phases that will run (bits [`BASR`], [`CBE`], [`SCEV_CGP`]).
+    pub fn active(&self) -> u32 {
+        (self.basr.level > 0) as u32 * BASR | self.cbe_on as u32 * CBE | self.rules.tid_max.is_some() as u32 * SCEV_CGP
+    }
+}
+
+/// Whether `codegenpreparescev` does anything under these knobs (llc leaves it out otherwise).
+pub fn codegenpreparescev_runs(k: &Knobs) -> bool {
+    Settings::from_knobs(k, BASR | CBE | SCEV_CGP).active() != 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
