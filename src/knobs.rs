@@ -67,7 +67,7 @@ pub static KNOBS: &[Knob] = &[
     // --- codegenpreparescev: BASR, CBE, SCEV-CGP in llc after CodeGenPrepare (research-facts.md "Address optimization") ---
     int("do-base-address-strength-reduce", 4, 0, 9, "BASR level (0 off): groups of one loop whose bases differ by a cheap invariant share one base; above 3 the shared base is a loop-carried pointer PHI", "BASR in codegenpreparescev"),
     int("do-base-address-strength-reduce-chain", 1, 0, 1, "BASR: a base may join a shared base through any base already sharing it (0: only through the leader)", "BASR chains"),
-    int("base-address-strength-reduce-iv-limit", 128, 0, 100_000, "BASR: bases considered per loop", "BASR candidates"),
+    int("base-address-strength-reduce-iv-limit", 128, 0, 100_000, "BASR: shared bases (new IVs) per loop", "BASR candidates"),
     int("base-address-strength-reduce-max-iv", 35, 0, 100_000, "BASR: when loop-header PHIs reach this, differences of more than 8 SCEV nodes are not shared", "BASR cost rule"),
     int("do-scev-cgp", 2, 0, 9, "Common Base Elimination level (0 off; also switches SCEV-CGP off): accesses off one base become anchor + constant", "CBE in codegenpreparescev"),
     int("do-function-scev-cgp", 2, 0, 9, "CBE at function level first (an anchor dominating the whole group) before per block (0: per block only)", "CBE function level"),
@@ -78,7 +78,8 @@ pub static KNOBS: &[Knob] = &[
     int("scev-cgp-inst-limit", 500, 1, i32::MAX, "Address records: SCEV nodes of one pointer expression beyond which it gets no record", "address records"),
     flag("nv-disable-scev-cgp", true, "Disable SCEV-CGP's thread-id-aware part (zext split proven by -scev-cgp-tid-max-value); cicc's LLVM 20 copy disables it too", "SCEV-CGP in codegenpreparescev"),
     int("scev-cgp-tid-max-value", 4096, 1, i32::MAX, "SCEV-CGP: the bound on thread indices and block sizes that proves zext(x + C) = zext(x) + C", "SCEV-CGP zext split"),
-    flag("ignore-signed-32-bit-overflow", false, "Address records: split sext(x + C) without an nsw proof (cicc's default is true; nvopt does not rewrite what it cannot prove)", "address records"),
+    flag("ignore-signed-32-bit-overflow", false, "Address records: assume signed index arithmetic does not wrap: split sext(x + C) and distribute an address index's sext through add/sub/mul/shl and IV updates that lack nsw (cicc's default is true; nvopt's is false: it rewrites only what it proves)", "address records"),
+    flag("ignore-32-bit-overflow", false, "Address records: split zext(x + C) without a nuw or thread-id proof (assume unsigned index arithmetic does not wrap; cicc's default, false)", "address records"),
     int("dump-scev-cgp", 0, 0, 9, "Print CBE's records and rewrites per function on stderr", "CBE dump"),
     int("dump-base-address-strength-reduce", 0, 0, 9, "Print BASR's budget and shared bases per function on stderr", "BASR dump"),
     flag("print-after-scev-cgp", false, "Print each function's IR after codegenpreparescev on stderr", "codegenpreparescev dump"),

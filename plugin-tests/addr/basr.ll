@@ -1,8 +1,9 @@
 ; Base Address Strength Reduction (research-facts.md "Address optimization", BASR): in a loop,
 ; groups whose bases differ by a cheap invariant share one base. At the default level (4) the
 ; shared base is a new loop-carried pointer PHI (start in the preheader, update in the latch);
-; the other groups add their invariant difference, computed once in the header, and the
-; accesses become `base + constant`. Negative cases: too few records, register budget spent,
+; the other groups add their invariant difference, once per iteration, in the header right
+; before their first access; rows evenly apart chain on one difference (`m2 = m1 + d`, not
+; `base + 2d`), so one register holds it. The accesses become `base + constant`. Negative cases: too few records, register budget spent,
 ; a difference that varies in the loop.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -verify-each -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -dump-base-address-strength-reduce=1 -disable-output %s 2>&1 \
@@ -22,9 +23,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: %scevgep = getelementptr i8, ptr addrspace(1) %in
 ; CHECK: loop:
 ; CHECK-NEXT: %nv.basr.base = phi ptr addrspace(1) {{.*}}[ %nv.basr.next, %loop ]
-; CHECK: %nv.basr.member = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 %{{.*}}
 ; CHECK: %v0 = load float, ptr addrspace(1) %nv.basr.base
+; CHECK-NEXT: %nv.basr.member = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 [[D:%[0-9]+]]
 ; CHECK-NEXT: %v1 = load float, ptr addrspace(1) %nv.basr.member
+; CHECK-NEXT: %nv.basr.member1 = getelementptr i8, ptr addrspace(1) %nv.basr.member, i64 [[D]]
 ; CHECK-NOT: %p1 = 
 ; CHECK: %nv.basr.next = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 4
 ; CHECK-NEXT: br i1

@@ -14,6 +14,7 @@
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
 use super::ranges_budget::register_budget;
+use std::collections::HashMap;
 use super::group::Record;
 use crate::scev_sources::ranges::LaunchBounds;
 
@@ -24,6 +25,8 @@ pub const REGISTER_FILE: u64 = 65536;
 const TINY_BASE_NODES: u32 = 3;
 /// Differences above this many nodes are too dear once IVs already fill max-iv.
 const DEAR_DIFF_NODES: u32 = 8;
+/// Bases per loop whose pairwise differences are computed (a compile-time bound: n² pairs).
+pub const PAIRED_BASES_PER_LOOP: usize = 512;
 /// Registers one new 64-bit base costs.
 const REGS_PER_BASE: u64 = 2;
 
@@ -32,7 +35,7 @@ pub struct Config {
     /// `do-base-address-strength-reduce` (0 off; > 3: loop-carried PHIs).
     pub level: i64,
     pub chain: bool,
-    /// `base-address-strength-reduce-iv-limit`: groups considered per loop.
+    /// `base-address-strength-reduce-iv-limit`: shared bases (new IVs) per loop.
     pub iv_limit: usize,
     /// `base-address-strength-reduce-max-iv`.
     pub max_iv: u64,
@@ -54,21 +57,25 @@ pub struct BaseFacts {
     pub has_phi: bool,
 }
 
-/// `b - a` of two bases of one loop: its node count and whether it is loop-invariant.
+/// `b - a` (a < b) of two bases of one loop: its node count, whether it is loop-invariant, and
+/// which distinct difference it is (equal ids: the same expression, hence one value).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairFacts {
     pub a: usize,
     pub b: usize,
     pub diff_nodes: u32,
     pub invariant: bool,
+    pub diff: u32,
 }
 
 /// Bases that share `leader`'s value in `loop_id`; `phi`: build a loop-carried PHI for it.
+/// `from[i]` is the member that `members[i]` is built on (the leader: itself).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Class {
     pub loop_id: i32,
     pub leader: usize,
     pub members: Vec<usize>,
+    pub from: Vec<usize>,
     pub phi: bool,
 }
 
@@ -110,7 +117,13 @@ pub fn plan(cfg: &Config, records: usize, bounds: &LaunchBounds, loops: &[LoopFa
         out.note = "register budget below the loop-header PHIs";
     } else {
         let mut headroom = budget - p;
+        let mut per_loop = vec![0usize; loops.len()];
         for c in classes(cfg, p, loops.len(), bases, pairs) {
+            let n = &mut per_loop[c.loop_id as usize];
+            if *n == cfg.iv_limit {
+                continue;
+            }
+            *n += 1;
             let phi = cfg.level > 3 && !bases[c.leader].has_phi;
             let cost = if bases[c.leader].has_phi { 0 } else { REGS_PER_BASE };
             if cost > headroom {
@@ -140,7 +153,7 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
     let considered: Vec<bool> = bases
         .iter()
         .map(|b| match usize::try_from(b.loop_id) {
-            Ok(l) if l < n_loops && seen_per_loop[l] < cfg.iv_limit => {
+            Ok(l) if l < n_loops && seen_per_loop[l] < PAIRED_BASES_PER_LOOP => {
                 seen_per_loop[l] += 1;
                 true
             }
@@ -163,12 +176,39 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
         if let Some(l) = *l {
             match out.iter_mut().find(|c| c.leader == l) {
                 Some(c) => c.members.push(b),
-                None => out.push(Class { loop_id: bases[l].loop_id, leader: l, members: vec![l, b], phi: false }),
+                None => out.push(Class { loop_id: bases[l].loop_id, leader: l, members: vec![l, b], from: Vec::new(), phi: false }),
             }
         }
     }
+    let by_ends: HashMap<(usize, usize), &PairFacts> = pairs.iter().map(|q| ((q.a, q.b), q)).collect();
+    for c in &mut out {
+        c.from = links(cfg, p, bases, &by_ends, &c.members);
+    }
     out.sort_by_key(|c| std::cmp::Reverse(c.members.len()));
     out
+}
+
+/// What each member (in base order, the leader first) is built on. With chains: an earlier
+/// member whose difference to it is one this class already computes (its register is shared,
+/// as in `m[k] = m[k-1] + d` for evenly spaced bases), else the nearest earlier member with a
+/// cheap difference; without chains, the leader.
+fn links(cfg: &Config, p: u64, bases: &[BaseFacts], pairs: &HashMap<(usize, usize), &PairFacts>, members: &[usize]) -> Vec<usize> {
+    let pair = |a: usize, b: usize| pairs.get(&(a, b)).filter(|q| cheap(cfg, p, bases, q));
+    let mut used: Vec<u32> = Vec::new();
+    let mut from = vec![members[0]];
+    for (i, &m) in members.iter().enumerate().skip(1) {
+        let earlier: Vec<(usize, u32)> = if cfg.chain {
+            members[..i].iter().rev().filter_map(|&e| pair(e, m).map(|q| (e, q.diff))).collect()
+        } else {
+            pair(members[0], m).map(|q| (members[0], q.diff)).into_iter().collect()
+        };
+        let (e, d) = earlier.iter().find(|(_, d)| used.contains(d)).or(earlier.first()).copied().unwrap_or((members[0], u32::MAX));
+        if !used.contains(&d) {
+            used.push(d);
+        }
+        from.push(e);
+    }
+    from
 }
 
 /// An access BASR moves onto its class's shared base.
@@ -241,7 +281,7 @@ mod tests {
         BaseFacts { loop_id: 0, nodes, has_phi: false }
     }
     fn pair(a: usize, b: usize, diff_nodes: u32) -> PairFacts {
-        PairFacts { a, b, diff_nodes, invariant: true }
+        PairFacts { a, b, diff_nodes, invariant: true, diff: (a * 100 + b) as u32 }
     }
     fn none() -> LaunchBounds {
         LaunchBounds { maxntid: None, reqntid: None, minctasm: None }
@@ -260,7 +300,7 @@ mod tests {
         // Three rows {p + 4*y*w,+,4}, {.. + 4*w}, {.. + 8*w}: differences of 3 nodes.
         let bases = [base(9), base(11), base(11)];
         let plan = plan(&CFG, 6, &none(), &ONE_LOOP, &bases, &[pair(0, 1, 3), pair(0, 2, 3), pair(1, 2, 3)]);
-        assert_eq!(plan.classes, vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], phi: true }]);
+        assert_eq!(plan.classes, vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], from: vec![0, 0, 1], phi: true }]);
         assert_eq!((plan.budget, plan.loop_phis), (255, 2));
     }
 
@@ -299,6 +339,31 @@ mod tests {
     }
 
     #[test]
+    fn iv_limit_caps_shared_bases_per_loop() {
+        let bases = [base(9), base(9), base(12), base(12)];
+        let pairs = [pair(0, 1, 3), pair(2, 3, 3)];
+        assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes.len(), 2);
+        let one = Config { iv_limit: 1, ..CFG };
+        assert_eq!(plan(&one, 9, &none(), &ONE_LOOP, &bases, &pairs).classes.len(), 1);
+    }
+
+    #[test]
+    fn evenly_spaced_bases_chain_on_one_difference() {
+        // Rows k = 0..3 of one array: b - a is the same expression when b - a is the same k.
+        let bases = [base(9), base(9), base(9), base(9)];
+        let mut pairs = Vec::new();
+        for a in 0..4 {
+            for b in a + 1..4 {
+                pairs.push(PairFacts { diff: (b - a) as u32, ..pair(a, b, 3) });
+            }
+        }
+        let c = &plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0];
+        assert_eq!((c.members.clone(), c.from.clone()), (vec![0, 1, 2, 3], vec![0, 0, 1, 2]));
+        let no_chain = Config { chain: false, ..CFG };
+        assert_eq!(plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].from, vec![0, 0, 0, 0]);
+    }
+
+    #[test]
     fn the_register_budget_limits_new_bases() {
         let bases = [base(9), base(9), BaseFacts { loop_id: 1, ..base(9) }, BaseFacts { loop_id: 1, ..base(9) }];
         let loops = [LoopFacts { parent: -1, phis: 60 }, LoopFacts { parent: -1, phis: 60 }];
@@ -320,7 +385,7 @@ mod tests {
         use super::super::group::Place;
         let rec = |base, loop_id, value, value_uses| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value, value_uses, loop_id, loop_cost: 2 };
         let loops = [LoopFacts { parent: -1, phis: 1 }, LoopFacts { parent: 0, phis: 1 }];
-        let p = Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1], phi: true }], ..Plan::default() };
+        let p = Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1], from: vec![0, 0], phi: true }], ..Plan::default() };
         let records = [rec(0, 0, 1, 1), rec(1, 1, 2, 1), rec(1, -1, 3, 1), rec(2, 0, 4, 1), rec(1, 0, 5, 2)];
         let m: Vec<usize> = moves(&p, &records, &loops).iter().map(|m| m.record).collect();
         assert_eq!(m, vec![0, 1], "outside the loop, another base, a value with another use: stay");
@@ -331,7 +396,7 @@ mod tests {
         use super::super::group::Place;
         let rec = |base, loop_cost| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value: base, value_uses: 1, loop_id: 0, loop_cost };
         let loops = [LoopFacts { parent: -1, phis: 1 }];
-        let p = || Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], phi: true }], ..Plan::default() };
+        let p = || Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], from: vec![0, 1, 2], phi: true }], ..Plan::default() };
         // Already `invariant + iv` (one add each): 3 saved, 2 member adds + 1 PHI update: no.
         let cheap = [rec(0, 1), rec(1, 1), rec(2, 1)];
         let (plan, moved) = paying(p(), moves_for(&cheap, &loops), &cheap);

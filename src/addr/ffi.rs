@@ -67,6 +67,7 @@ pub struct NvPair {
     pub b: u32,
     pub diff_nodes: u32,
     pub invariant: u32,
+    pub diff: u32,
 }
 
 /// BASR's plan for the adapter: per class its loop, leader base, whether to build a PHI and
@@ -85,6 +86,8 @@ pub struct NvClass {
 pub struct NvMember {
     pub class: u32,
     pub base: u32,
+    /// The member (index into the members output) this one is built on; itself for the leader.
+    pub from: u32,
 }
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -145,13 +148,10 @@ pub unsafe extern "C" fn nvopt_addr_inst_limit(s: *const Session) -> usize {
     (*s).settings.inst_limit
 }
 
-/// `base-address-strength-reduce-iv-limit`: bases per loop whose differences the adapter computes.
-///
-/// # Safety
-/// `s` is live.
+/// Bases per loop whose differences the adapter computes ([`basr::PAIRED_BASES_PER_LOOP`]).
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_addr_iv_limit(s: *const Session) -> usize {
-    (*s).settings.basr.iv_limit
+pub extern "C" fn nvopt_addr_paired_bases() -> usize {
+    basr::PAIRED_BASES_PER_LOOP
 }
 
 /// `print-after-scev-cgp`.
@@ -161,6 +161,16 @@ pub unsafe extern "C" fn nvopt_addr_iv_limit(s: *const Session) -> usize {
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_addr_print_after(s: *const Session) -> bool {
     (*s).settings.print_after
+}
+
+/// `ignore-signed-32-bit-overflow`: the adapter distributes an address index's sign extension
+/// through add/sub/mul/shl without an nsw flag too.
+///
+/// # Safety
+/// `s` is live.
+#[no_mangle]
+pub unsafe extern "C" fn nvopt_addr_assume_nsw(s: *const Session) -> bool {
+    (*s).settings.rules.ignore_signed_overflow
 }
 
 /// Splits one pointer expression. Returns 0 when it is not split (the whole expression is the
@@ -242,7 +252,7 @@ pub unsafe extern "C" fn nvopt_addr_basr(
     let bases: Vec<BaseFacts> = slice(bases, n_bases).iter().map(|b| BaseFacts { loop_id: b.loop_id, nodes: b.nodes, has_phi: b.has_phi != 0 }).collect();
     let pairs: Vec<PairFacts> = slice(pairs, n_pairs)
         .iter()
-        .map(|p| PairFacts { a: p.a as usize, b: p.b as usize, diff_nodes: p.diff_nodes, invariant: p.invariant != 0 })
+        .map(|p| PairFacts { a: p.a as usize, b: p.b as usize, diff_nodes: p.diff_nodes, invariant: p.invariant != 0, diff: p.diff })
         .collect();
     let accesses = records.iter().filter(|r| r.access).count();
     let plan = basr::plan(&s.settings.basr, accesses, &s.bounds, &loops, &bases, &pairs);
@@ -254,9 +264,11 @@ pub unsafe extern "C" fn nvopt_addr_basr(
         let offsets = moves.iter().filter(|m| m.class == ci).map(|m| records[m.record].offset);
         let origin = normal_origin(offsets, s.settings.norm);
         s.classes.push(NvClass { origin, loop_id: c.loop_id, leader: c.leader as u32, phi: c.phi as u32 });
-        for &b in &c.members {
+        let first = s.members.len();
+        for (&b, f) in c.members.iter().zip(&c.from) {
             let member = s.members.len() as u32;
-            s.members.push(NvMember { class: ci as u32, base: b as u32 });
+            let from = (first + c.members.iter().position(|m| m == f).expect("a link names a member")) as u32;
+            s.members.push(NvMember { class: ci as u32, base: b as u32, from });
             for m in moves.iter().filter(|m| m.class == ci && records[m.record].base as usize == b) {
                 s.moves.push(NvMove { delta: records[m.record].offset - origin, record: m.record as u32, member });
             }

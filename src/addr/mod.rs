@@ -63,6 +63,7 @@ impl Settings {
             cbe_on,
             rules: record::Rules {
                 ignore_signed_overflow: k.on("ignore-signed-32-bit-overflow"),
+                ignore_unsigned_overflow: k.on("ignore-32-bit-overflow"),
                 tid_max: cgp.then(|| k.int("scev-cgp-tid-max-value") as u64),
             },
             norm: k.int("scev-cgp-norm"),

@@ -3,7 +3,7 @@
 //! it" describes: recurse through adds; split an add recurrence `{s,+,t}` into `{0,+,t}` plus
 //! `s`; fold a constant multiplier into the offset; split `sext(x + C)` when the inner add is
 //! nsw (or `ignore-signed-32-bit-overflow`); split `zext(x + C)` only when the inner add is nuw
-//! or, with SCEV-CGP's thread-id proof on, when the bound of `x` (thread ids and block sizes
+//! (or `ignore-32-bit-overflow`) or, with SCEV-CGP's thread-id proof on, when the bound of `x` (thread ids and block sizes
 //! bounded by `scev-cgp-tid-max-value`, everything else by LLVM's range) plus `C` cannot wrap;
 //! everything else is one term.
 use super::expr::{In, Out, Tree};
@@ -14,6 +14,8 @@ use crate::scev_sources::idiom::Sreg;
 pub struct Rules {
     /// `ignore-signed-32-bit-overflow`: split `sext(x + C)` without an nsw proof.
     pub ignore_signed_overflow: bool,
+    /// `ignore-32-bit-overflow`: split `zext(x + C)` without a nuw or thread-id proof.
+    pub ignore_unsigned_overflow: bool,
     /// SCEV-CGP's zext split: the thread-id bound (`scev-cgp-tid-max-value`), `None` when off.
     pub tid_max: Option<u64>,
 }
@@ -88,7 +90,7 @@ fn extension(t: &Tree, i: usize, inner: usize, signed: bool, rules: &Rules, term
     let proved = if signed {
         add.nsw || rules.ignore_signed_overflow
     } else {
-        add.nuw || zext_fits(t, &rest, c, add.bits, rules)
+        add.nuw || rules.ignore_unsigned_overflow || zext_fits(t, &rest, c, add.bits, rules)
     };
     if !proved {
         terms.push(Out::Ref(i));
@@ -141,7 +143,7 @@ mod tests {
     use crate::scev_sources::idiom::Dim;
 
     const NSW: u32 = 2;
-    const PLAIN: Rules = Rules { ignore_signed_overflow: false, tid_max: None };
+    const PLAIN: Rules = Rules { ignore_signed_overflow: false, ignore_unsigned_overflow: false, tid_max: None };
 
     fn run(flat: &[Flat], rules: &Rules) -> Split {
         split(&Tree::decode(flat).unwrap(), rules)
@@ -206,6 +208,8 @@ mod tests {
         assert_eq!(run(&ext_of_add(kind::ZEXT, 0, 32, sreg(Sreg::Ctaid(Dim::X))), &cgp).offset, 0);
         let nuw = ext_of_add(kind::ZEXT, 1, 7, unknown(32));
         assert_eq!(run(&nuw, &PLAIN).offset, 7);
+        let ignore = Rules { ignore_unsigned_overflow: true, ..PLAIN };
+        assert_eq!(run(&ext_of_add(kind::ZEXT, 0, 32, unknown(32)), &ignore).offset, 32, "ignore-32-bit-overflow");
     }
 
     #[test]

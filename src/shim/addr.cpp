@@ -24,6 +24,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "access_scev.h"
 #include "ffi.h"
 #include "scev.h"
 #include "sreg_terms.h"
@@ -57,7 +58,7 @@ struct NvBase {
   uint32_t Nodes, HasPhi;
 };
 struct NvPair {
-  uint32_t A, B, DiffNodes, Invariant;
+  uint32_t A, B, DiffNodes, Invariant, Diff;
 };
 struct NvClass {
   int64_t Origin;
@@ -65,7 +66,7 @@ struct NvClass {
   uint32_t Leader, Phi;
 };
 struct NvMember {
-  uint32_t Class, Base;
+  uint32_t Class, Base, From;
 };
 struct NvMove {
   int64_t Delta;
@@ -78,8 +79,9 @@ NvAddrSession *nvopt_addr_begin(NvStr Name, const NvStr *Attrs, uint32_t Phases)
 void nvopt_addr_end(NvAddrSession *S);
 uint32_t nvopt_addr_active(const NvAddrSession *S);
 size_t nvopt_addr_inst_limit(const NvAddrSession *S);
-size_t nvopt_addr_iv_limit(const NvAddrSession *S);
+size_t nvopt_addr_paired_bases();
 bool nvopt_addr_print_after(const NvAddrSession *S);
+bool nvopt_addr_assume_nsw(const NvAddrSession *S);
 uint32_t nvopt_addr_split(NvAddrSession *S, const NvAddrFlat *Nodes, size_t N, const NvAddrFlat **Out,
                           size_t *OutLen, int64_t *Offset);
 void nvopt_addr_cbe(NvAddrSession *S, const NvAddrRecord *Recs, size_t N, const NvRewrite **Out,
@@ -105,7 +107,8 @@ public:
     Value *Ptr;
   };
 
-  Records(Function &F, nvopt::NVScev &NV, NvAddrSession *S) : F(F), NV(NV), SE(NV.SE), S(S) {}
+  Records(Function &F, nvopt::NVScev &NV, NvAddrSession *S)
+      : F(F), NV(NV), SE(NV.SE), S(S), Access(NV, nvopt_addr_assume_nsw(S)) {}
 
   void collect(bool WithValues) {
     NV.DT.updateDFSNumbers();
@@ -153,6 +156,7 @@ private:
   nvopt::NVScev &NV;
   ScalarEvolution &SE;
   NvAddrSession *S;
+  nvopt::AccessScev Access;
   nvopt::SregTerms Sregs;
   DenseMap<BasicBlock *, unsigned> Blocks;
   DenseMap<Instruction *, unsigned> Orders;
@@ -206,8 +210,11 @@ private:
       loopWork(Op, L, false, R);
   }
 
+  // A load's or store's address is UB when poison, which proves its nsw index arithmetic exact
+  // (AccessScev); other pointer values get nv-scev's expression.
   void addRecord(Use U, NvAddrRecord R) {
-    const SCEV *P = NV.getSCEV(U.Ptr);
+    bool Deref = U.User && (isa<LoadInst>(U.User) || isa<StoreInst>(U.User));
+    const SCEV *P = Deref ? Access.address(U.Ptr) : NV.getSCEV(U.Ptr);
     if (isa<SCEVCouldNotCompute>(P))
       return;
     SmallVector<NvAddrFlat, 64> Flat;
@@ -353,6 +360,17 @@ private:
     Dead.clear();
   }
 
+  // Deletes the header PHIs whose only remaining use is their own update (IVs whose addresses
+  // moved onto a shared base).
+  void deadCycles(BasicBlock *Header) {
+    SmallVector<WeakTrackingVH, 16> Phis;
+    for (PHINode &P : Header->phis())
+      Phis.push_back(&P);
+    for (WeakTrackingVH &V : Phis)
+      if (auto *P = dyn_cast_or_null<PHINode>(V))
+        RecursivelyDeleteDeadPHINode(P);
+  }
+
   // Points access U at Base + Delta (an i8 GEP right before it); false if the types differ.
   bool repoint(const Records::Use &U, Value *Base, int64_t Delta) {
     if (Base->getType() != U.Ptr->getType())
@@ -421,18 +439,26 @@ private:
     ArrayRef<NvMember> Members(static_cast<const NvMember *>(Out[1]), Len[1]);
     ArrayRef<NvMove> Moves(static_cast<const NvMove *>(Out[2]), Len[2]);
     std::vector<Value *> ClassBase, MemberBase;
+    SCEVExpander Exp(SE, "nv.basr");
     for (const NvClass &C : Classes)
-      ClassBase.push_back(sharedBase(R, C, ExistingPhi[C.Leader]));
+      ClassBase.push_back(sharedBase(Exp, R, C, ExistingPhi[C.Leader]));
+    std::vector<Instruction *> FirstUse = firstUses(R, Classes, Members, Moves);
     for (const NvMember &M : Members)
-      MemberBase.push_back(memberBase(R, Classes[M.Class], ClassBase[M.Class], M.Base));
+      MemberBase.push_back(M.From == MemberBase.size()
+                               ? ClassBase[M.Class]
+                               : memberBase(Exp, R, Classes[M.Class], MemberBase[M.From],
+                                            Members[M.From].Base, M.Base,
+                                            FirstUse[MemberBase.size()]));
     bool Changed = false;
     for (const NvMove &M : Moves)
       if (Value *B = MemberBase[M.Member])
         Changed |= repoint(R.Uses[M.Record], B, M.Delta);
+    deleteDead();
     for (size_t C = 0; C < Classes.size(); ++C)
       if (ClassBase[C]) {
         Changed = true;
         Loop *L = R.LoopList[Classes[C].Loop];
+        deadCycles(L->getHeader());
         ORE.emit([&] {
           return OptimizationRemark(DebugType, "SharedBase", L->getStartLoc(), L->getHeader())
                  << "bases of this loop share one "
@@ -452,10 +478,11 @@ private:
   std::vector<NvPair> pairs(Records &R, const std::vector<NvBase> &Bases) {
     std::vector<NvPair> Out;
     DenseMap<int32_t, SmallVector<uint32_t, 8>> PerLoop;
-    size_t Limit = nvopt_addr_iv_limit(S);
+    size_t Limit = nvopt_addr_paired_bases();
     for (uint32_t B = 0; B < Bases.size(); ++B)
       if (Bases[B].Loop >= 0 && PerLoop[Bases[B].Loop].size() < Limit)
         PerLoop[Bases[B].Loop].push_back(B);
+    DenseMap<const SCEV *, uint32_t> DiffIds;
     for (auto &[LoopId, Bs] : PerLoop)
       for (size_t I = 0; I < Bs.size(); ++I)
         for (size_t J = I + 1; J < Bs.size(); ++J) {
@@ -463,14 +490,15 @@ private:
           if (isa<SCEVCouldNotCompute>(D))
             continue;
           bool Inv = SE.isLoopInvariant(D, R.LoopList[LoopId]);
-          Out.push_back({Bs[I], Bs[J], static_cast<uint32_t>(D->getExpressionSize()), Inv});
+          uint32_t Id = DiffIds.try_emplace(D, DiffIds.size()).first->second;
+          Out.push_back({Bs[I], Bs[J], static_cast<uint32_t>(D->getExpressionSize()), Inv, Id});
         }
     return Out;
   }
 
   // The value every member of class C builds on: an existing PHI, a new loop-carried PHI, or
   // the leader's base expanded in the header. Null when the loop is not in simplified form.
-  Value *sharedBase(Records &R, const NvClass &C, PHINode *Existing) {
+  Value *sharedBase(SCEVExpander &Exp, Records &R, const NvClass &C, PHINode *Existing) {
     Loop *L = R.LoopList[C.Loop];
     BasicBlock *Pre = L->getLoopPreheader(), *Latch = L->getLoopLatch(), *H = L->getHeader();
     auto *AR = cast<SCEVAddRecExpr>(R.Bases[C.Leader]);
@@ -479,7 +507,6 @@ private:
     if (Existing && C.Origin == 0)
       return Existing;
     const DataLayout &DL = F.getDataLayout();
-    SCEVExpander Exp(SE, "nv.basr");
     Type *PtrTy = AR->getType(), *IntTy = DL.getIndexType(PtrTy);
     const SCEV *Origin = SE.getConstant(IntTy, C.Origin, true);
     if (!C.Phi)
@@ -495,26 +522,50 @@ private:
     return Phi;
   }
 
-  // Member base B of class C: the shared base plus the invariant difference (expanded in the
-  // preheader), computed once in the header, after the shared base.
-  Value *memberBase(Records &R, const NvClass &C, Value *Shared, uint32_t Base) {
-    if (!Shared)
+  // Per member: the first access it moves when all of them are in its loop's header (the
+  // member is computed right there, so members are not all live at once), else null.
+  std::vector<Instruction *> firstUses(Records &R, ArrayRef<NvClass> Classes,
+                                       ArrayRef<NvMember> Members, ArrayRef<NvMove> Moves) {
+    std::vector<Instruction *> First(Members.size(), nullptr);
+    std::vector<bool> Elsewhere(Members.size(), false);
+    for (const NvMove &M : Moves) {
+      Instruction *U = R.Uses[M.Record].User;
+      BasicBlock *H = R.LoopList[Classes[Members[M.Member].Class].Loop]->getHeader();
+      Instruction *&F = First[M.Member];
+      Elsewhere[M.Member] = Elsewhere[M.Member] || U->getParent() != H;
+      if (U->getParent() == H && (!F || U->comesBefore(F)))
+        F = U;
+    }
+    for (size_t I = 0; I < First.size(); ++I)
+      if (Elsewhere[I])
+        First[I] = nullptr;
+    return First;
+  }
+
+  // Member base B of class C, built on the member From (value On): On plus the invariant
+  // difference (expanded in the preheader, where equal differences share one value), computed
+  // once in the header: right before Use (its first access there) when On is available by then,
+  // else right after On.
+  Value *memberBase(SCEVExpander &Exp, Records &R, const NvClass &C, Value *On, uint32_t From,
+                    uint32_t Base, Instruction *Use) {
+    if (!On)
       return nullptr;
-    if (Base == C.Leader)
-      return Shared;
     Loop *L = R.LoopList[C.Loop];
     const DataLayout &DL = F.getDataLayout();
-    SCEVExpander Exp(SE, "nv.basr");
-    const SCEV *D = SE.getMinusSCEV(R.Bases[Base], R.Bases[C.Leader]);
+    const SCEV *D = SE.getMinusSCEV(R.Bases[Base], R.Bases[From]);
     if (isa<SCEVCouldNotCompute>(D))
       return nullptr;
-    Value *Diff = Exp.expandCodeFor(D, DL.getIndexType(Shared->getType()),
+    Value *Diff = Exp.expandCodeFor(D, DL.getIndexType(On->getType()),
                                     L->getLoopPreheader()->getTerminator());
     BasicBlock::iterator At = L->getHeader()->getFirstInsertionPt();
-    if (auto *I = dyn_cast<Instruction>(Shared); I && I->getParent() == L->getHeader())
+    auto *I = dyn_cast<Instruction>(On);
+    bool InHeader = I && I->getParent() == L->getHeader();
+    if (Use && !(InHeader && Use->comesBefore(I)))
+      At = Use->getIterator();
+    else if (InHeader)
       At = *I->getInsertionPointAfterDef();
     IRBuilder<> B(L->getHeader(), At);
-    return B.CreatePtrAdd(Shared, Diff, "nv.basr.member");
+    return B.CreatePtrAdd(On, Diff, "nv.basr.member");
   }
 };
 

@@ -1,0 +1,126 @@
+// The SCEV of a load's or store's address with sign extensions distributed through nsw
+// arithmetic (research-facts.md "Address optimization": `sext(x + C)` splits when the inner add
+// is nsw). LLVM keeps `sext({s,+,d})` and `sext(a + b)` whole unless it proves the narrow
+// arithmetic does not wrap, and it rarely does for an IV whose only UB-raising use is an
+// address. The proof here is the access itself: a load or store of a poison address is UB, so
+// wherever the access runs, every nsw add/sub/mul/shl under its index did not wrap (or its result
+// would be poison), and an IV `phi [s, pre], [phi +nsw d, latch]` equals s + n*d exactly on each
+// iteration the access sees. The expressions built here carry no wrap flags of their own.
+// Adapter only: the split itself is decided in src/addr/record.rs.
+#include "access_scev.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace nvopt {
+
+// How deep the walk from an address goes before it takes nv-scev's expression as it is.
+constexpr unsigned MaxDepth = 256;
+
+const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
+  const SCEV *Plain = NV.getSCEV(Ptr);
+  auto *G = dyn_cast<GetElementPtrInst>(Ptr);
+  auto *U = dyn_cast<SCEVUnknown>(Plain);
+  if (!G || Depth > MaxDepth || (U && U->getValue() == Ptr) || !G->getType()->isPointerTy())
+    return Plain;
+  const DataLayout &DL = G->getDataLayout();
+  Type *IntTy = DL.getIndexType(G->getType());
+  const SCEV *Off = SE.getZero(IntTy);
+  for (gep_type_iterator GTI = gep_type_begin(G), E = gep_type_end(G); GTI != E; ++GTI) {
+    if (StructType *STy = GTI.getStructTypeOrNull()) {
+      auto *Field = dyn_cast<ConstantInt>(GTI.getOperand());
+      if (!Field)
+        return Plain;
+      Off = SE.getAddExpr(Off, SE.getOffsetOfExpr(IntTy, STy, Field->getZExtValue()));
+      continue;
+    }
+    Type *Elt = GTI.getIndexedType();
+    if (!GTI.getOperand()->getType()->isIntegerTy() || !Elt->isSized() ||
+        DL.getTypeAllocSize(Elt).isScalable())
+      return Plain;
+    const SCEV *Idx = SE.getTruncateOrSignExtend(index(GTI.getOperand(), Depth + 1), IntTy);
+    Off = SE.getAddExpr(Off, SE.getMulExpr(SE.getSizeOfExpr(IntTy, Elt), Idx));
+  }
+  return SE.getAddExpr(address(G->getPointerOperand(), Depth + 1), Off);
+}
+
+const SCEV *AccessScev::index(Value *Idx, unsigned Depth) {
+  auto *Z = dyn_cast<ZExtInst>(Idx);
+  if (isa<SExtInst>(Idx) || (Z && Z->hasNonNeg()))
+    return extended(cast<CastInst>(Idx)->getOperand(0), Idx->getType(), Depth + 1);
+  return NV.getSCEV(Idx);
+}
+
+// V sign-extended to Wide, exact wherever V is not poison.
+const SCEV *AccessScev::extended(Value *V, Type *Wide, unsigned Depth) {
+  auto Key = std::make_pair(V, Wide);
+  if (const SCEV *Known = Extended.lookup(Key))
+    return Known;
+  const SCEV *S = distribute(V, Wide, Depth);
+  Extended[Key] = S;
+  return S;
+}
+
+const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
+  const SCEV *Whole = SE.getNoopOrSignExtend(NV.getSCEV(V), Wide);
+  if (Depth > MaxDepth || !V->getType()->isIntegerTy())
+    return Whole;
+  auto ext = [&](Value *X) { return extended(X, Wide, Depth + 1); };
+  if (auto *P = dyn_cast<PHINode>(V))
+    if (const SCEV *R = recurrence(P, Wide, Depth))
+      return R;
+  if (isa<SExtInst>(V))
+    return ext(cast<CastInst>(V)->getOperand(0));
+  if (auto *Z = dyn_cast<ZExtInst>(V); Z && Z->hasNonNeg())
+    return ext(Z->getOperand(0));
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !(BO->hasNoSignedWrap() || AssumeNsw))
+    return Whole;
+  Value *A = BO->getOperand(0), *B = BO->getOperand(1);
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+    return SE.getAddExpr(ext(A), ext(B));
+  case Instruction::Sub:
+    return SE.getMinusSCEV(ext(A), ext(B));
+  case Instruction::Mul:
+    return SE.getMulExpr(ext(A), ext(B));
+  case Instruction::Shl:
+    if (auto *C = dyn_cast<ConstantInt>(B); C && C->getValue().ult(V->getType()->getIntegerBitWidth()))
+      return SE.getMulExpr(ext(A), SE.getConstant(APInt::getOneBitSet(
+                                       Wide->getIntegerBitWidth(), C->getZExtValue())));
+    return Whole;
+  default:
+    return Whole;
+  }
+}
+
+// An IV `phi [s, outside], [phi +nsw d, inside]` (or `phi -nsw d`) of the loop P heads, with d
+// invariant: {ext(s),+,ext(d)}; null when P is not one.
+const SCEV *AccessScev::recurrence(PHINode *P, Type *Wide, unsigned Depth) {
+  Loop *L = NV.LI.getLoopFor(P->getParent());
+  if (!L || L->getHeader() != P->getParent() || P->getNumIncomingValues() != 2)
+    return nullptr;
+  unsigned In = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
+  if (!L->contains(P->getIncomingBlock(In)) || L->contains(P->getIncomingBlock(1 - In)))
+    return nullptr;
+  auto *Inc = dyn_cast<BinaryOperator>(P->getIncomingValue(In));
+  if (!Inc || !(Inc->hasNoSignedWrap() || AssumeNsw))
+    return nullptr;
+  bool Add = Inc->getOpcode() == Instruction::Add, Sub = Inc->getOpcode() == Instruction::Sub;
+  Value *D = Inc->getOperand(0) == P ? Inc->getOperand(1) : Add && Inc->getOperand(1) == P ? Inc->getOperand(0) : nullptr;
+  if (!(Add || (Sub && Inc->getOperand(0) == P)) || !D || !L->isLoopInvariant(D))
+    return nullptr;
+  const SCEV *Start = extended(P->getIncomingValue(1 - In), Wide, Depth + 1);
+  const SCEV *Step = extended(D, Wide, Depth + 1);
+  if (Sub)
+    Step = SE.getNegativeSCEV(Step);
+  if (!SE.isAvailableAtLoopEntry(Start, L) || !SE.isAvailableAtLoopEntry(Step, L))
+    return nullptr;
+  return SE.getAddRecExpr(Start, Step, L, SCEV::FlagAnyWrap);
+}
+
+} // namespace nvopt
