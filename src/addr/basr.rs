@@ -267,6 +267,17 @@ pub fn moves(plan: &Plan, records: &[Record], loops: &[LoopFacts]) -> Vec<Move> 
     out.into_iter().zip(whole).filter_map(|(m, w)| w.then_some(m)).collect()
 }
 
+/// Where member base `base` of class `class` is computed: right before its first moved access
+/// (in block order) when all of them sit in the loop header `header` (so the members of a long
+/// class are not all live at once); `None`: at the top of the header.
+pub fn first_access(moves: &[Move], records: &[Record], class: usize, base: usize, header: u32) -> Option<usize> {
+    let mine: Vec<usize> = moves.iter().filter(|m| m.class == class && records[m.record].base as usize == base).map(|m| m.record).collect();
+    if mine.iter().any(|&r| records[r].at.block != header) {
+        return None;
+    }
+    mine.into_iter().min_by_key(|&r| records[r].at.order)
+}
+
 fn is_leader_of_others(leader: &[Option<usize>], b: usize) -> bool {
     leader.iter().any(|l| *l == Some(b))
 }
@@ -389,6 +400,17 @@ mod tests {
         let records = [rec(0, 0, 1, 1), rec(1, 1, 2, 1), rec(1, -1, 3, 1), rec(2, 0, 4, 1), rec(1, 0, 5, 2)];
         let m: Vec<usize> = moves(&p, &records, &loops).iter().map(|m| m.record).collect();
         assert_eq!(m, vec![0, 1], "outside the loop, another base, a value with another use: stay");
+    }
+
+    #[test]
+    fn members_are_computed_before_their_first_access_in_the_header() {
+        use super::super::group::Place;
+        let rec = |base, block, order| Record { base, space: 1, offset: 0, at: Place { block, order, ..Place::default() }, access: true, value: order, value_uses: 1, loop_id: 0, loop_cost: 2 };
+        let records = [rec(0, 1, 3), rec(1, 1, 9), rec(1, 1, 5), rec(2, 1, 4), rec(2, 2, 1)];
+        let moves: Vec<Move> = (0..5).map(|record| Move { record, class: 0 }).collect();
+        assert_eq!(first_access(&moves, &records, 0, 1, 1), Some(2), "the earlier of two in the header");
+        assert_eq!(first_access(&moves, &records, 0, 2, 1), None, "one access outside the header");
+        assert_eq!(first_access(&moves, &records, 1, 1, 1), None, "nothing moved in that class");
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub struct NvRewrite {
 pub struct NvLoop {
     pub parent: i32,
     pub phis: u32,
+    /// The header's block number (as in [`NvRecord::block`]).
+    pub header: u32,
 }
 #[repr(C)]
 pub struct NvBase {
@@ -88,6 +90,8 @@ pub struct NvMember {
     pub base: u32,
     /// The member (index into the members output) this one is built on; itself for the leader.
     pub from: u32,
+    /// The record it is computed right before (-1: at the top of the loop header).
+    pub before: i32,
 }
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -248,6 +252,7 @@ pub unsafe extern "C" fn nvopt_addr_basr(
 ) {
     let s = &mut *s;
     let records: Vec<Record> = slice(recs, n_recs).iter().map(Record::from).collect();
+    let headers: Vec<u32> = slice(loops, n_loops).iter().map(|l| l.header).collect();
     let loops: Vec<LoopFacts> = slice(loops, n_loops).iter().map(|l| LoopFacts { parent: l.parent, phis: l.phis }).collect();
     let bases: Vec<BaseFacts> = slice(bases, n_bases).iter().map(|b| BaseFacts { loop_id: b.loop_id, nodes: b.nodes, has_phi: b.has_phi != 0 }).collect();
     let pairs: Vec<PairFacts> = slice(pairs, n_pairs)
@@ -268,7 +273,8 @@ pub unsafe extern "C" fn nvopt_addr_basr(
         for (&b, f) in c.members.iter().zip(&c.from) {
             let member = s.members.len() as u32;
             let from = (first + c.members.iter().position(|m| m == f).expect("a link names a member")) as u32;
-            s.members.push(NvMember { class: ci as u32, base: b as u32, from });
+            let before = basr::first_access(&moves, &records, ci, b, headers[c.loop_id as usize]).map_or(-1, |r| r as i32);
+            s.members.push(NvMember { class: ci as u32, base: b as u32, from, before });
             for m in moves.iter().filter(|m| m.class == ci && records[m.record].base as usize == b) {
                 s.moves.push(NvMove { delta: records[m.record].offset - origin, record: m.record as u32, member });
             }

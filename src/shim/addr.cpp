@@ -51,7 +51,7 @@ struct NvRewrite {
 };
 struct NvLoop {
   int32_t Parent;
-  uint32_t Phis;
+  uint32_t Phis, Header;
 };
 struct NvBase {
   int32_t Loop;
@@ -67,6 +67,7 @@ struct NvClass {
 };
 struct NvMember {
   uint32_t Class, Base, From;
+  int32_t Before;
 };
 struct NvMove {
   int64_t Delta;
@@ -139,6 +140,8 @@ public:
   std::vector<const SCEV *> Bases;
   std::vector<Loop *> LoopList;
   DenseMap<Loop *, int32_t> LoopIds;
+
+  uint32_t blockId(BasicBlock *BB) const { return Blocks.lookup(BB); }
 
   int32_t loopId(Loop *L) {
     if (!L)
@@ -418,7 +421,7 @@ private:
       unsigned Phis = 0;
       for (PHINode &P : L->getHeader()->phis())
         Phis += !P.getType()->isIntegerTy(1);
-      Loops.push_back({R.loopId(L->getParentLoop()), Phis});
+      Loops.push_back({R.loopId(L->getParentLoop()), Phis, R.blockId(L->getHeader())});
     }
     std::vector<NvBase> Bases;
     std::vector<PHINode *> ExistingPhi;
@@ -442,13 +445,12 @@ private:
     SCEVExpander Exp(SE, "nv.basr");
     for (const NvClass &C : Classes)
       ClassBase.push_back(sharedBase(Exp, R, C, ExistingPhi[C.Leader]));
-    std::vector<Instruction *> FirstUse = firstUses(R, Classes, Members, Moves);
     for (const NvMember &M : Members)
       MemberBase.push_back(M.From == MemberBase.size()
                                ? ClassBase[M.Class]
                                : memberBase(Exp, R, Classes[M.Class], MemberBase[M.From],
                                             Members[M.From].Base, M.Base,
-                                            FirstUse[MemberBase.size()]));
+                                            M.Before < 0 ? nullptr : R.Uses[M.Before].User));
     bool Changed = false;
     for (const NvMove &M : Moves)
       if (Value *B = MemberBase[M.Member])
@@ -522,29 +524,9 @@ private:
     return Phi;
   }
 
-  // Per member: the first access it moves when all of them are in its loop's header (the
-  // member is computed right there, so members are not all live at once), else null.
-  std::vector<Instruction *> firstUses(Records &R, ArrayRef<NvClass> Classes,
-                                       ArrayRef<NvMember> Members, ArrayRef<NvMove> Moves) {
-    std::vector<Instruction *> First(Members.size(), nullptr);
-    std::vector<bool> Elsewhere(Members.size(), false);
-    for (const NvMove &M : Moves) {
-      Instruction *U = R.Uses[M.Record].User;
-      BasicBlock *H = R.LoopList[Classes[Members[M.Member].Class].Loop]->getHeader();
-      Instruction *&F = First[M.Member];
-      Elsewhere[M.Member] = Elsewhere[M.Member] || U->getParent() != H;
-      if (U->getParent() == H && (!F || U->comesBefore(F)))
-        F = U;
-    }
-    for (size_t I = 0; I < First.size(); ++I)
-      if (Elsewhere[I])
-        First[I] = nullptr;
-    return First;
-  }
-
   // Member base B of class C, built on the member From (value On): On plus the invariant
   // difference (expanded in the preheader, where equal differences share one value), computed
-  // once in the header: right before Use (its first access there) when On is available by then,
+  // once in the header: right before Use (where Rust placed it) when On is available by then,
   // else right after On.
   Value *memberBase(SCEVExpander &Exp, Records &R, const NvClass &C, Value *On, uint32_t From,
                     uint32_t Base, Instruction *Use) {
