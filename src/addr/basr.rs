@@ -10,6 +10,10 @@
 //! otherwise only through its leader. At level > 3 the shared base is a loop-carried pointer
 //! PHI (initial value in the preheader, update in the latch); below, it is expanded in the loop
 //! header. Accesses become `newBase + delta` (the invariant difference, then the constant).
+//! nvopt's choices where the spec is silent: each other member base is built on an earlier
+//! member whose difference the class already computes (one register for evenly spaced rows),
+//! right before its first access in the header; `base-address-strength-reduce-iv-limit` caps the
+//! shared bases per loop.
 //!
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
