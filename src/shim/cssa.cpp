@@ -20,6 +20,7 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "register.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <string>
@@ -305,11 +306,5 @@ extern "C" void nvopt_shim_register_cssa() {
 
 // Makes `nv-cssa` a function pass name for opt -passes=.
 void nvopt_register_cssa(PassBuilder &PB) {
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "nv-cssa")
-          return false;
-        FPM.addPass(NvCssaPass());
-        return true;
-      });
+  nvRegisterFunctionPass<NvCssaPass>(PB, "nv-cssa");
 }

@@ -14,6 +14,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "register.h"
 #include "ffi.h"
 #include "sreg_terms.h"
 #include <cstdint>
@@ -266,11 +267,5 @@ struct NvScevSourcesPass : PassInfoMixin<NvScevSourcesPass> {
 
 // Makes `nv-scev-sources` a function pass name for -passes= and the nvopt pipelines.
 void nvopt_register_scev_sources(PassBuilder &PB) {
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "nv-scev-sources")
-          return false;
-        FPM.addPass(NvScevSourcesPass());
-        return true;
-      });
+  nvRegisterFunctionPass<NvScevSourcesPass>(PB, "nv-scev-sources");
 }
