@@ -60,9 +60,10 @@ DRIVER_C = os.path.join(HERE, "difftest_driver.c")
 
 # The plugin's IR passes, as opt names them. Passes not registered (yet) are reported as
 # "skipped: not registered" and join the default run as soon as the plugin has them.
-PLUGIN_PASSES = ["nv-scev-sources", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa"]
-# Whole pipelines checked the same way.
-WHOLE_PIPELINES = ["nvopt<O3>"]
+PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa"]
+# Whole pipelines checked the same way; the second is llc's order around the address passes
+# (IV-start widening, then SLSR, whose rewrite it prepares for, then codegenpreparescev).
+WHOLE_PIPELINES = ["nvopt<O3>", "function(nv-iv-start-widening,slsr,codegenpreparescev)"]
 # Follow-ups applied to both sides ("" = none): see the header.
 DEFAULT_THENS = ["", "default<O2>"]
 PREPS = {

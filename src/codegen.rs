@@ -7,7 +7,9 @@
 //! Insertions so far: the LSR gates (src/lsr_gate.rs), right before llc's stock
 //! LoopStrengthReduce (research-facts.md "NVIDIA LSR knobs"): llc's IR pipeline adds
 //! `canon-freeze` immediately before `loop-reduce`, in the same loop pass manager, and only when
-//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; cicc's address-mode pass
+//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; nvopt's IV-start widening
+//! (src/addr/widen.rs), right after `speculative-execution`, i.e. right before SLSR, whose
+//! rewrite of nsw IV starts would hide from BASR what it needs; cicc's address-mode pass
 //! `codegenpreparescev` (src/addr, research-facts.md "Address optimization"), right after
 //! CodeGenPrepare; the NVPTX copy
 //! coalescer (src/coalesce), right after RegisterCoalescer (seed 002); and the PHI-operand
@@ -27,6 +29,10 @@ pub struct Insertion {
 
 /// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
+
+/// IV-start widening for BASR (src/shim/iv_start_widening.cpp), right after llc's
+/// `speculative-execution`, i.e. right before `slsr`, whose rewrite of IV starts drops nsw.
+pub const IV_START_WIDENING: Insertion = Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
 
 /// BASR + CBE + SCEV-CGP (src/shim/addr.cpp), right after llc's `codegenprepare`
 /// (research-facts.md "Address optimization"); the dead code it leaves is deleted by the pass.
@@ -49,6 +55,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.on("nv-lsr-gate") {
         out.push(LSR_GATE);
+    }
+    if crate::addr::widening_runs(knobs) {
+        out.push(IV_START_WIDENING);
     }
     if crate::addr::codegenpreparescev_runs(knobs) {
         out.push(CODEGENPREPARE_SCEV);
@@ -92,7 +101,7 @@ mod tests {
     fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescers() {
         let k = Knobs::defaults();
         for level in 1..=3 {
-            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
         }
     }
 
@@ -107,9 +116,12 @@ mod tests {
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
         k.set("nv-lsr-gate", 0);
+        assert_eq!(insertions(true, 3, &k), vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+        k.set("nv-widen-iv-starts", 0);
         assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+        k.set("nv-widen-iv-starts", 1);
         k.set("do-scev-cgp", 0);
-        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA], "BASR alone still runs");
+        assert_eq!(insertions(true, 3, &k), vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA], "BASR alone still runs");
         k.set("do-base-address-strength-reduce", 0);
         assert_eq!(insertions(true, 3, &k), vec![COALESCE, CSSA]);
         k.set("nv-disable-coalesce", 1);

@@ -80,6 +80,7 @@ pub static KNOBS: &[Knob] = &[
     int("scev-cgp-tid-max-value", 4096, 1, i32::MAX, "SCEV-CGP: the bound on thread indices and block sizes that proves zext(x + C) = zext(x) + C", "SCEV-CGP zext split"),
     flag("ignore-signed-32-bit-overflow", false, "Address records: assume signed index arithmetic does not wrap: split sext(x + C) and distribute an address index's sext through add/sub/mul/shl and IV updates that lack nsw (cicc's default is true; nvopt's is false: it rewrites only what it proves)", "address records"),
     flag("ignore-32-bit-overflow", false, "Address records: split zext(x + C) without a nuw or thread-id proof (assume unsigned index arithmetic does not wrap; cicc's default, false)", "address records"),
+    flag("nv-widen-iv-starts", true, "Before llc's SLSR, rebuild the nsw start of each address IV as trunc nsw of the same arithmetic in 64 bits (loops with 2 or more such IVs, when BASR runs), so BASR keeps the exact differences SLSR's rewrite would lose", "nv-iv-start-widening in llc"),
     int("dump-scev-cgp", 0, 0, 9, "Print CBE's records and rewrites per function on stderr", "CBE dump"),
     int("dump-base-address-strength-reduce", 0, 0, 9, "Print BASR's budget and shared bases per function on stderr", "BASR dump"),
     flag("print-after-scev-cgp", false, "Print each function's IR after codegenpreparescev on stderr", "codegenpreparescev dump"),

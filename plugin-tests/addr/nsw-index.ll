@@ -10,6 +10,10 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -verify-each -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -dump-base-address-strength-reduce=1 -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=DUMP
+; The walk does not depend on nv-scev's verdict on the address itself: with nv-scev's size gate
+; at 1 (every address a SCEVUnknown to it), the same base is shared.
+; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -scalar-evolution-max-expr-size=1 \
+; RUN:   -dump-base-address-strength-reduce=1 -disable-output %s 2>&1 | FileCheck %s --check-prefix=GATE
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -ignore-signed-32-bit-overflow=1 -dump-base-address-strength-reduce=1 \
 ; RUN:   -verify-each -disable-output %s 2>&1 | FileCheck %s --check-prefix=ASSUME
 
@@ -31,6 +35,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: ret void
 ; DUMP: basr: nsw_ivs: budget 255 registers, loop-header PHIs 8, 1 shared bases
 ; ASSUME: basr: nsw_ivs: {{.*}} 1 shared bases
+; GATE: basr: nsw_ivs: {{.*}} 1 shared bases
 ; DUMP-NEXT: basr:   loop 0: bases [{{[0-9]+, [0-9]+, [0-9]+, [0-9]+, [0-9]+, [0-9]+}}] share base {{.*}}: 6 accesses
 define ptx_kernel void @nsw_ivs(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %t, i32 %w, i32 %step, i32 %n) {
 entry:

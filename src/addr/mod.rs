@@ -6,6 +6,8 @@
 //! - [`group`]: records by base, dominance from DFS numbers, `scev-cgp-norm`;
 //! - [`basr`]: Base Address Strength Reduction (with [`ranges_budget`]'s register budget);
 //! - [`cbe`]: Common Base Elimination, function level then per block;
+//! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR, so BASR keeps their
+//!   exact differences;
 //! - SCEV-CGP proper (`nv-disable-scev-cgp`, default on as in cicc's LLVM 20 copy): the
 //!   thread-id zext split of [`record`].
 pub mod basr;
@@ -15,6 +17,7 @@ pub mod ffi;
 pub mod group;
 pub mod ranges_budget;
 pub mod record;
+pub mod widen;
 
 use crate::knobs::Knobs;
 
@@ -80,6 +83,11 @@ impl Settings {
     pub fn active(&self) -> u32 {
         (self.basr.level > 0) as u32 * BASR | self.cbe_on as u32 * CBE | self.rules.tid_max.is_some() as u32 * SCEV_CGP
     }
+}
+
+/// Whether `nv-iv-start-widening` runs: `nv-widen-iv-starts` on and BASR on (it serves BASR).
+pub fn widening_runs(k: &Knobs) -> bool {
+    k.on("nv-widen-iv-starts") && Settings::from_knobs(k, BASR).basr.level > 0
 }
 
 /// Whether `codegenpreparescev` does anything under these knobs (llc leaves it out otherwise).

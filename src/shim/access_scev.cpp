@@ -5,7 +5,8 @@
 // address. The proof here is the access itself: a load or store of a poison address is UB, so
 // wherever the access runs, every nsw add/sub/mul/shl under its index did not wrap (or its result
 // would be poison), and an IV `phi [s, pre], [phi +nsw d, latch]` equals s + n*d exactly on each
-// iteration the access sees. The expressions built here carry no wrap flags of their own.
+// iteration the access sees; a `trunc nsw` is exact under its sign extension. The expressions
+// built here carry no wrap flags of their own.
 // Adapter only: the split itself is decided in src/addr/record.rs.
 #include "access_scev.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -24,8 +25,7 @@ constexpr unsigned MaxDepth = 256;
 const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
   const SCEV *Plain = NV.getSCEV(Ptr);
   auto *G = dyn_cast<GetElementPtrInst>(Ptr);
-  auto *U = dyn_cast<SCEVUnknown>(Plain);
-  if (!G || Depth > MaxDepth || (U && U->getValue() == Ptr) || !G->getType()->isPointerTy())
+  if (!G || Depth > MaxDepth || !G->getType()->isPointerTy())
     return Plain;
   const DataLayout &DL = G->getDataLayout();
   Type *IntTy = DL.getIndexType(G->getType());
@@ -66,9 +66,9 @@ const SCEV *AccessScev::extended(Value *V, Type *Wide, unsigned Depth) {
 }
 
 const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
-  const SCEV *Whole = SE.getNoopOrSignExtend(NV.getSCEV(V), Wide);
+  auto Whole = [&] { return SE.getNoopOrSignExtend(NV.getSCEV(V), Wide); };
   if (Depth > MaxDepth || !V->getType()->isIntegerTy())
-    return Whole;
+    return Whole();
   auto ext = [&](Value *X) { return extended(X, Wide, Depth + 1); };
   if (auto *P = dyn_cast<PHINode>(V))
     if (const SCEV *R = recurrence(P, Wide, Depth))
@@ -77,9 +77,16 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     return ext(cast<CastInst>(V)->getOperand(0));
   if (auto *Z = dyn_cast<ZExtInst>(V); Z && Z->hasNonNeg())
     return ext(Z->getOperand(0));
+  // trunc nsw X is poison unless X is its own sign extension (src/shim/iv_start_widening.cpp).
+  if (auto *T = dyn_cast<TruncInst>(V); T && T->hasNoSignedWrap() &&
+                                        T->getSrcTy()->getIntegerBitWidth() <= Wide->getIntegerBitWidth())
+    return ext(T->getOperand(0));
+  // At the full width, add/sub/mul/shl distribute without any flag (wrapping arithmetic is what
+  // the address computes); narrower, only through nsw.
+  bool Full = V->getType() == Wide;
   auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !(BO->hasNoSignedWrap() || AssumeNsw))
-    return Whole;
+  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !(BO->hasNoSignedWrap() || AssumeNsw || Full))
+    return Whole();
   Value *A = BO->getOperand(0), *B = BO->getOperand(1);
   switch (BO->getOpcode()) {
   case Instruction::Add:
@@ -92,9 +99,9 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     if (auto *C = dyn_cast<ConstantInt>(B); C && C->getValue().ult(V->getType()->getIntegerBitWidth()))
       return SE.getMulExpr(ext(A), SE.getConstant(APInt::getOneBitSet(
                                        Wide->getIntegerBitWidth(), C->getZExtValue())));
-    return Whole;
+    return Whole();
   default:
-    return Whole;
+    return Whole();
   }
 }
 

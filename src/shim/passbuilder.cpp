@@ -12,6 +12,7 @@ extern "C" void nvopt_free_string(char *S);
 void nvopt_register_scev(PassBuilder &PB);
 void nvopt_register_scev_sources(PassBuilder &PB); // scev_sources.cpp
 void nvopt_register_addr(PassBuilder &PB);         // addr.cpp
+void nvopt_register_iv_start_widening(PassBuilder &PB); // iv_start_widening.cpp
 void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 
 namespace {
@@ -52,5 +53,6 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
       });
   nvopt_register_scev(PB);
   nvopt_register_addr(PB);
+  nvopt_register_iv_start_widening(PB);
   nvopt_register_cssa(PB);
 }
