@@ -43,6 +43,9 @@ pub struct Config {
     pub iv_limit: usize,
     /// `base-address-strength-reduce-max-iv`.
     pub max_iv: u64,
+    /// `scev-cgp-idom-level-limit`: the most immediate dominators between an access and the
+    /// header its shared base is placed in.
+    pub idom_limit: u32,
 }
 
 /// A loop: its parent (-1: outermost) and how many PHIs its header has.
@@ -59,6 +62,9 @@ pub struct BaseFacts {
     pub loop_id: i32,
     pub nodes: u32,
     pub has_phi: bool,
+    /// Immediate dominators from the deepest block of the base's accesses in its loop up to the
+    /// loop header, where the shared base is placed.
+    pub walk: u32,
 }
 
 /// `b - a` (a < b) of two bases of one loop: its node count, whether it is loop-invariant, and
@@ -157,7 +163,7 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
     let considered: Vec<bool> = bases
         .iter()
         .map(|b| match usize::try_from(b.loop_id) {
-            Ok(l) if l < n_loops && seen_per_loop[l] < PAIRED_BASES_PER_LOOP => {
+            Ok(l) if l < n_loops && b.walk <= cfg.idom_limit && seen_per_loop[l] < PAIRED_BASES_PER_LOOP => {
                 seen_per_loop[l] += 1;
                 true
             }
@@ -290,10 +296,10 @@ fn is_leader_of_others(leader: &[Option<usize>], b: usize) -> bool {
 mod tests {
     use super::*;
 
-    const CFG: Config = Config { level: 4, chain: true, iv_limit: 128, max_iv: 35 };
+    const CFG: Config = Config { level: 4, chain: true, iv_limit: 128, max_iv: 35, idom_limit: 3 };
 
     fn base(nodes: u32) -> BaseFacts {
-        BaseFacts { loop_id: 0, nodes, has_phi: false }
+        BaseFacts { loop_id: 0, nodes, has_phi: false, walk: 0 }
     }
     fn pair(a: usize, b: usize, diff_nodes: u32) -> PairFacts {
         PairFacts { a, b, diff_nodes, invariant: true, diff: (a * 100 + b) as u32 }
@@ -351,6 +357,20 @@ mod tests {
         assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1, 2]);
         let no_chain = Config { chain: false, ..CFG };
         assert_eq!(plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1]);
+    }
+
+    #[test]
+    fn bases_with_accesses_too_far_below_the_header_are_not_shared() {
+        let deep = BaseFacts { walk: 4, ..base(9) };
+        let bases = [base(9), deep, base(9)];
+        let pairs = [pair(0, 1, 3), pair(0, 2, 3), pair(1, 2, 3)];
+        assert_eq!(plan_members(&CFG, &bases, &pairs), vec![vec![0, 2]]);
+        let four = Config { idom_limit: 4, ..CFG };
+        assert_eq!(plan_members(&four, &bases, &pairs), vec![vec![0, 1, 2]]);
+    }
+
+    fn plan_members(cfg: &Config, bases: &[BaseFacts], pairs: &[PairFacts]) -> Vec<Vec<usize>> {
+        plan(cfg, 6, &none(), &ONE_LOOP, bases, pairs).classes.into_iter().map(|c| c.members).collect()
     }
 
     #[test]

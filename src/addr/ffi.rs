@@ -62,6 +62,7 @@ pub struct NvBase {
     pub loop_id: i32,
     pub nodes: u32,
     pub has_phi: u32,
+    pub walk: u32,
 }
 #[repr(C)]
 pub struct NvPair {
@@ -177,6 +178,17 @@ pub unsafe extern "C" fn nvopt_addr_assume_nsw(s: *const Session) -> bool {
     (*s).settings.rules.ignore_signed_overflow
 }
 
+/// Whether a record whose base pointer has (`rooted`) or lacks an identified root (an argument,
+/// global, alloca or allocation under its GEPs and casts) is kept: always with
+/// `ignore-bad-base`, else only when rooted.
+///
+/// # Safety
+/// `s` comes from [`nvopt_addr_begin`].
+#[no_mangle]
+pub unsafe extern "C" fn nvopt_addr_keeps_base(s: *const Session, rooted: bool) -> bool {
+    super::record::keeps_base(&(*s).settings.rules, rooted)
+}
+
 /// Splits one pointer expression. Returns 0 when it is not split (the whole expression is the
 /// base, offset 0), 1 when `*out`/`*out_len` hold the base to build and `*offset` the offset,
 /// 2 when the encoding is malformed (no record).
@@ -254,7 +266,7 @@ pub unsafe extern "C" fn nvopt_addr_basr(
     let records: Vec<Record> = slice(recs, n_recs).iter().map(Record::from).collect();
     let headers: Vec<u32> = slice(loops, n_loops).iter().map(|l| l.header).collect();
     let loops: Vec<LoopFacts> = slice(loops, n_loops).iter().map(|l| LoopFacts { parent: l.parent, phis: l.phis }).collect();
-    let bases: Vec<BaseFacts> = slice(bases, n_bases).iter().map(|b| BaseFacts { loop_id: b.loop_id, nodes: b.nodes, has_phi: b.has_phi != 0 }).collect();
+    let bases: Vec<BaseFacts> = slice(bases, n_bases).iter().map(|b| BaseFacts { loop_id: b.loop_id, nodes: b.nodes, has_phi: b.has_phi != 0, walk: b.walk }).collect();
     let pairs: Vec<PairFacts> = slice(pairs, n_pairs)
         .iter()
         .map(|p| PairFacts { a: p.a as usize, b: p.b as usize, diff_nodes: p.diff_nodes, invariant: p.invariant != 0, diff: p.diff })

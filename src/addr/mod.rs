@@ -56,6 +56,7 @@ impl Settings {
                 chain: k.int("do-base-address-strength-reduce-chain") > 0,
                 iv_limit: k.int("base-address-strength-reduce-iv-limit") as usize,
                 max_iv: k.int("base-address-strength-reduce-max-iv") as u64,
+                idom_limit: k.int("scev-cgp-idom-level-limit") as u32,
             },
             cbe: cbe::Config {
                 function_level: k.int("do-function-scev-cgp") > 0,
@@ -67,6 +68,7 @@ impl Settings {
             rules: record::Rules {
                 ignore_signed_overflow: k.on("ignore-signed-32-bit-overflow"),
                 ignore_unsigned_overflow: k.on("ignore-32-bit-overflow"),
+                ignore_bad_base: k.on("ignore-bad-base"),
                 tid_max: cgp.then(|| k.int("scev-cgp-tid-max-value") as u64),
             },
             norm: k.int("scev-cgp-norm"),

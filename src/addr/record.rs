@@ -16,8 +16,17 @@ pub struct Rules {
     pub ignore_signed_overflow: bool,
     /// `ignore-32-bit-overflow`: split `zext(x + C)` without a nuw or thread-id proof.
     pub ignore_unsigned_overflow: bool,
+    /// `ignore-bad-base`: keep records whose base pointer has no identified root.
+    pub ignore_bad_base: bool,
     /// SCEV-CGP's zext split: the thread-id bound (`scev-cgp-tid-max-value`), `None` when off.
     pub tid_max: Option<u64>,
+}
+
+/// `ignore-bad-base`: whether a record is kept given whether its base pointer has an identified
+/// root (research-facts.md lists the knob, default true; what the binary checks is not known,
+/// so this is nvopt's reading of "validity checks on base pointer classification").
+pub fn keeps_base(rules: &Rules, rooted: bool) -> bool {
+    rooted || rules.ignore_bad_base
 }
 
 /// A pointer as base + constant offset. `base` is `None` when the split changed nothing (the
@@ -143,7 +152,14 @@ mod tests {
     use crate::scev_sources::idiom::Dim;
 
     const NSW: u32 = 2;
-    const PLAIN: Rules = Rules { ignore_signed_overflow: false, ignore_unsigned_overflow: false, tid_max: None };
+    const PLAIN: Rules = Rules { ignore_signed_overflow: false, ignore_unsigned_overflow: false, ignore_bad_base: false, tid_max: None };
+
+    #[test]
+    fn unrooted_bases_are_kept_only_with_ignore_bad_base() {
+        assert!(keeps_base(&PLAIN, true));
+        assert!(!keeps_base(&PLAIN, false));
+        assert!(keeps_base(&Rules { ignore_bad_base: true, ..PLAIN }, false));
+    }
 
     fn run(flat: &[Flat], rules: &Rules) -> Split {
         split(&Tree::decode(flat).unwrap(), rules)

@@ -10,6 +10,8 @@
 // and pointer types are kept (a rewrite of another pointer type is not applied). No decisions.
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -55,7 +57,7 @@ struct NvLoop {
 };
 struct NvBase {
   int32_t Loop;
-  uint32_t Nodes, HasPhi;
+  uint32_t Nodes, HasPhi, Walk;
 };
 struct NvPair {
   uint32_t A, B, DiffNodes, Invariant, Diff;
@@ -83,6 +85,7 @@ size_t nvopt_addr_inst_limit(const NvAddrSession *S);
 size_t nvopt_addr_paired_bases();
 bool nvopt_addr_print_after(const NvAddrSession *S);
 bool nvopt_addr_assume_nsw(const NvAddrSession *S);
+bool nvopt_addr_keeps_base(const NvAddrSession *S, bool Rooted);
 uint32_t nvopt_addr_split(NvAddrSession *S, const NvAddrFlat *Nodes, size_t N, const NvAddrFlat **Out,
                           size_t *OutLen, int64_t *Offset);
 void nvopt_addr_cbe(NvAddrSession *S, const NvAddrRecord *Recs, size_t N, const NvRewrite **Out,
@@ -230,7 +233,7 @@ private:
     if (Split == 2)
       return;
     const SCEV *Base = Split == 1 ? build(Recipe, RecipeLen, Pos) : P;
-    if (!Base || Pos != RecipeLen)
+    if (!Base || Pos != RecipeLen || !nvopt_addr_keeps_base(S, rooted(Base)))
       return;
     auto B = BaseIds.try_emplace(Base, Bases.size());
     if (B.second)
@@ -242,6 +245,16 @@ private:
     R.ValueUses = U.Ptr->getNumUses();
     Uses.push_back(U);
     Out.push_back(R);
+  }
+
+  // Whether Base's pointer traces back (through GEPs and casts) to an argument, a global, an
+  // alloca or an allocation.
+  bool rooted(const SCEV *Base) {
+    auto *U = dyn_cast<SCEVUnknown>(SE.getPointerBase(Base));
+    if (!U)
+      return false;
+    const Value *Root = getUnderlyingObject(U->getValue());
+    return isa<Argument>(Root) || isa<GlobalValue>(Root) || isIdentifiedObject(Root);
   }
 
   bool encode(const SCEV *X, SmallVectorImpl<NvAddrFlat> &Flat, size_t Limit) {
@@ -411,6 +424,22 @@ private:
     return Changed;
   }
 
+  // Each base's walk: immediate dominators from the deepest block of its accesses in its loop up
+  // to the loop header.
+  void walks(const Records &R, std::vector<NvBase> &Bases) {
+    for (size_t I = 0; I < R.Out.size(); ++I) {
+      NvBase &B = Bases[R.Out[I].Base];
+      Instruction *User = R.Uses[I].User;
+      if (B.Loop < 0 || !User)
+        continue;
+      Loop *L = R.LoopList[B.Loop];
+      if (!L->contains(User->getParent()))
+        continue;
+      unsigned Walk = DT.getNode(User->getParent())->getLevel() - DT.getNode(L->getHeader())->getLevel();
+      B.Walk = std::max<uint32_t>(B.Walk, Walk);
+    }
+  }
+
   bool basr() {
     nvopt::NVScev NV(F, SE, LI, DT);
     Records R(F, NV, S);
@@ -430,9 +459,10 @@ private:
       bool Affine = AR && AR->isAffine() && B->getType()->isPointerTy();
       PHINode *Phi = Affine ? existingPhi(AR) : nullptr;
       Bases.push_back({Affine ? R.loopId(const_cast<Loop *>(AR->getLoop())) : -1,
-                       static_cast<uint32_t>(B->getExpressionSize()), Phi != nullptr});
+                       static_cast<uint32_t>(B->getExpressionSize()), Phi != nullptr, 0});
       ExistingPhi.push_back(Phi);
     }
+    walks(R, Bases);
     std::vector<NvPair> Pairs = pairs(R, Bases);
     const void *Out[3];
     size_t Len[3];
