@@ -24,6 +24,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compilers  # noqa: E402
+import gpu_run  # noqa: E402
 import report  # noqa: E402
 import tools as toolmod  # noqa: E402
 from run_kernels import compile_file  # noqa: E402
@@ -60,7 +61,8 @@ def parse_args(argv):
                    help="skip the extra opt -verify-each / llc -verify-machineinstrs run")
     p.add_argument("--no-charts", action="store_true", help="skip the PNG charts (no matplotlib)")
     p.add_argument("--run", action="store_true",
-                   help="GPU mode (not implemented yet): run every entry's PTX on random inputs")
+                   help="GPU mode (bench/gpu_run.py): then run each column's PTX of the kernels "
+                        "bench.spec launches on random inputs: output equality and kernel time")
     args = p.parse_args(argv)
     comps = [c.strip() for c in args.compilers.split(",") if c.strip()]
     if args.nvvm_latest and "nvvm-latest" not in comps:
@@ -158,10 +160,11 @@ def charts(args, rows_path, tools_notes):
 def main(argv=None):
     args = parse_args(argv if argv is not None else sys.argv[1:])
     if args.run:
-        # evaluation.md's GPU figures (kernel time, output equality) need a host harness over
-        # the CUDA driver API; it is not written yet, so say so instead of measuring nothing.
-        sys.exit("bench: --run (GPU mode: run each PTX on random inputs, compare outputs and time) "
-                 "is not implemented yet; the static figures need no GPU")
+        # GPU mode (bench/gpu_run.py): refuse at once, before compiling, where there is no driver.
+        problem = gpu_run.probe()
+        if problem:
+            print(f"bench --run: needs an NVIDIA GPU and its driver: {problem}", file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
     tools = toolmod.discover(args.plugin, not args.no_build, "nvopt" in args.comps,
                              {"opt": args.opt, "llc": args.llc, "clang++": args.clang})
@@ -193,7 +196,8 @@ def main(argv=None):
         f"summary: {os.path.join(args.out, 'summary.md')}")
     for stem, c, step, msg in failures:
         log(f"FAILED {stem} [{c}] {step}: {msg.splitlines()[0] if msg else ''}")
-    return 1 if failures else 0
+    gpu = gpu_run.main(["--out", args.out]) if args.run else 0
+    return 1 if failures or gpu else 0
 
 
 if __name__ == "__main__":

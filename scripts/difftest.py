@@ -184,11 +184,14 @@ def read_specs():
     """[(source path, [Spec])] for the kernel folder's files and bench.spec."""
     out = []
     for path in sorted(glob.glob(os.path.join(KERNEL_DIR, "*.cu")) + glob.glob(os.path.join(KERNEL_DIR, "*.ll"))):
-        specs = [Spec(path, m.group(1)) for m in re.finditer(r"^\s*(?://|;)\s*difftest:\s*(.+)$",
-                                                              open(path).read(), re.M)]
+        with open(path) as f:
+            text = f.read()
+        specs = [Spec(path, m.group(1)) for m in re.finditer(r"^\s*(?://|;)\s*difftest:\s*(.+)$", text, re.M)]
         out.append((path, specs))
     bench = {}
-    for line in open(BENCH_SPEC):
+    with open(BENCH_SPEC) as f:
+        lines = f.readlines()
+    for line in lines:
         line = line.split("#", 1)[0].strip()
         if line:
             name, rest = line.split(None, 1)

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+# The bench's GPU mode (issue 3 "On a machine with an NVIDIA GPU", issue 7 likewise; never in
+# CI): every bench kernel that scripts/difftest_kernels/bench.spec gives a launch for is run, as
+# each column compiled it (upstream.ptx, nvopt.ptx, nvidia.ptx in the bench's work folder), on
+# the same random inputs through the CUDA driver API (libcuda through ctypes: no Python package
+# needed). Per kernel, seed and column it reports whether every buffer comes out byte-equal to
+# upstream's, the largest float difference where not, and the kernel time (median of --reps
+# launches timed with CUDA events). nvopt must match upstream (same front end; issue 7); NVIDIA's
+# column is reported only (another front end and FMA contraction). Writes gpu.tsv and gpu.md into
+# the bench's --out folder; exit 1 on a CUDA error or an nvopt/upstream difference, 2 without a
+# driver (the message names libcuda and what failed).
+#
+#   python3 bench/gpu_run.py --out build/bench/O3 [--seeds 2] [--reps 20]
+#   (bench.py --run runs the static bench first and then this on its folder)
+import argparse
+import ctypes
+import math
+import os
+import random
+import re
+import statistics
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+import difftest  # noqa: E402  (the launch specs: Spec, read_specs)
+
+COLUMNS = ["upstream", "nvopt", "nvidia"]
+ELEM = {"f32": "f", "f64": "d", "i8": "b", "u8": "B", "i16": "h", "i32": "i", "u32": "I", "i64": "q"}
+PARAM = {"f32": "f", "f64": "d", "u8": "B", "s8": "b", "b8": "B", "u16": "H", "s16": "h", "b16": "H",
+         "u32": "I", "s32": "i", "b32": "I", "u64": "Q", "s64": "q", "b64": "Q"}
+
+
+class CudaError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs, parameters, comparison (no GPU needed: bench/test_gpu_run.py)
+
+def buffer_bytes(elem, count, mode, lo, hi, rng):
+    """A buffer as scripts/difftest_driver.c fills it: floats k/256 for k in [-2048, 2048)
+    (exact in every float type), integers in [lo, hi] or the ramp i*lo."""
+    code = ELEM[elem]
+    if code in "fd":
+        vals = [(rng.randrange(4096) - 2048) / 256.0 for _ in range(count)]
+    elif mode == "ramp":
+        vals = [i * lo for i in range(count)]
+    else:
+        vals = [rng.randint(lo, hi) for _ in range(count)]
+    if code in "bBhHiIqQ":
+        bits = struct.calcsize(code) * 8
+        vals = [_wrap(v, bits, code.islower()) for v in vals]
+    return struct.pack(f"<{count}{code}", *vals)
+
+
+def _wrap(v, bits, signed):
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+
+def launch_inputs(spec, seed):
+    """(grid, block, [("buf", elem, bytes) | ("scalar", value)]) for one seed of a spec."""
+    grid, block, params, _ = spec.instance(seed)
+    rng = random.Random(f"gpu:{spec.kernel}:{seed}")
+    args = []
+    for p in params:
+        if p[0] == "buf":
+            _, elem, count, mode, lo, hi = p[1].split(":")
+            args.append(("buf", elem, buffer_bytes(elem, int(count), mode, int(lo), int(hi), rng)))
+        else:
+            args.append(("scalar", difftest.ev(p[1], p[2])))
+    return grid, block, args
+
+
+def ptx_params(ptx, kernel):
+    """The PTX parameter types of `.entry kernel` (e.g. ["u32", "f32", "u64"]), None if absent."""
+    m = re.search(r"\.entry\s+" + re.escape(kernel) + r"\s*\((.*?)\)", ptx, re.S)
+    if not m:
+        return None
+    return re.findall(r"\.param\s+\.(\w+)", m.group(1))
+
+
+def pack_scalar(value, ptype):
+    """A scalar argument's bytes for a PTX parameter type."""
+    code = PARAM.get(ptype)
+    if code is None:
+        raise CudaError(f"parameter type .{ptype} not supported")
+    if code in "fd":
+        return struct.pack("<" + code, float(value))
+    if isinstance(value, float):
+        raise CudaError(f"float {value} for an integer parameter .{ptype}")
+    return struct.pack("<" + code, _wrap(int(value), struct.calcsize(code) * 8, code.islower()))
+
+
+def difference(elem, ref, got):
+    """None when the bytes are equal; else the largest absolute difference between differing
+    floats (inf where one is NaN or infinite), or how many integers differ."""
+    if ref == got:
+        return None
+    code = ELEM[elem]
+    size = struct.calcsize(code)
+    n = len(ref) // size
+    pairs = [(x, y) for i, (x, y) in enumerate(zip(struct.unpack(f"<{n}{code}", ref), struct.unpack(f"<{n}{code}", got)))
+             if ref[i * size:(i + 1) * size] != got[i * size:(i + 1) * size]]
+    if code in "fd":
+        return max(abs(x - y) if math.isfinite(x) and math.isfinite(y) else math.inf for x, y in pairs)
+    return len(pairs)
+
+
+# ---------------------------------------------------------------------------------------------
+# The CUDA driver API through ctypes
+
+class Cuda:
+    def __init__(self, lib=None):
+        name = lib or os.environ.get("NVOPT_LIBCUDA", "libcuda.so.1")
+        try:
+            self.lib = ctypes.CDLL(name)
+        except OSError as e:
+            raise CudaError(f"cannot load the CUDA driver ({name}): {e}") from None
+        self.call("cuInit", ctypes.c_uint(0))
+        dev = ctypes.c_int()
+        self.call("cuDeviceGet", ctypes.byref(dev), ctypes.c_int(0))
+        self.ctx = ctypes.c_void_p()
+        self.call("cuDevicePrimaryCtxRetain", ctypes.byref(self.ctx), dev)
+        self.call("cuCtxSetCurrent", self.ctx)
+        name_buf = ctypes.create_string_buffer(256)
+        self.call("cuDeviceGetName", name_buf, ctypes.c_int(256), dev)
+        self.device = name_buf.value.decode(errors="replace")
+
+    def call(self, fn, *args):
+        r = getattr(self.lib, fn)(*args)
+        if r != 0:
+            msg = ctypes.c_char_p()
+            self.lib.cuGetErrorString(r, ctypes.byref(msg))
+            raise CudaError(f"{fn}: error {r} ({(msg.value or b'?').decode()})")
+
+    def load(self, ptx):
+        mod = ctypes.c_void_p()
+        self.call("cuModuleLoadData", ctypes.byref(mod), ctypes.c_char_p(ptx.encode() + b"\0"))
+        return mod
+
+    def function(self, mod, name):
+        fn = ctypes.c_void_p()
+        self.call("cuModuleGetFunction", ctypes.byref(fn), mod, name.encode())
+        return fn
+
+    def run(self, fn, grid, block, args, ptypes, reps):
+        """Copies the buffers in, launches once (the result) and `reps` times more (timed), and
+        returns (the buffers' bytes after the first launch, [ms per timed launch])."""
+        if len(ptypes) != len(args):
+            raise CudaError(f"{len(args)} spec arguments for {len(ptypes)} PTX parameters")
+        ptrs, holders = [], []
+        try:
+            for (kind, *rest), ptype in zip(args, ptypes):
+                if kind == "buf":
+                    data = rest[1]
+                    p = ctypes.c_uint64()
+                    self.call("cuMemAlloc_v2", ctypes.byref(p), ctypes.c_size_t(max(len(data), 1)))
+                    ptrs.append(p)
+                    self.call("cuMemcpyHtoD_v2", p, data, ctypes.c_size_t(len(data)))
+                    holders.append(ctypes.c_uint64(p.value))
+                else:
+                    holders.append(ctypes.create_string_buffer(pack_scalar(rest[0], ptype)))
+            params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
+
+            def launch():
+                self.call("cuLaunchKernel", fn, *map(ctypes.c_uint, grid), *map(ctypes.c_uint, block),
+                          ctypes.c_uint(0), ctypes.c_void_p(), params, ctypes.c_void_p())
+            launch()
+            self.call("cuCtxSynchronize")
+            outs, i = [], 0
+            for kind, *rest in args:
+                if kind == "buf":
+                    data = ctypes.create_string_buffer(len(rest[1]))
+                    self.call("cuMemcpyDtoH_v2", data, ptrs[i], ctypes.c_size_t(len(rest[1])))
+                    outs.append(data.raw)
+                    i += 1
+            return outs, [self.timed(launch) for _ in range(reps)]
+        finally:
+            for p in ptrs:
+                self.lib.cuMemFree_v2(p)
+
+    def timed(self, launch):
+        start, stop, ms = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_float()
+        self.call("cuEventCreate", ctypes.byref(start), ctypes.c_uint(0))
+        self.call("cuEventCreate", ctypes.byref(stop), ctypes.c_uint(0))
+        try:
+            self.call("cuEventRecord", start, ctypes.c_void_p())
+            launch()
+            self.call("cuEventRecord", stop, ctypes.c_void_p())
+            self.call("cuEventSynchronize", stop)
+            self.call("cuEventElapsedTime", ctypes.byref(ms), start, stop)
+            return ms.value
+        finally:
+            self.lib.cuEventDestroy_v2(start)
+            self.lib.cuEventDestroy_v2(stop)
+
+
+# ---------------------------------------------------------------------------------------------
+# The run
+
+def bench_specs():
+    """[(file stem, Spec)] of the bench kernels bench.spec gives launches for."""
+    out, kernels = [], os.path.realpath(os.path.join(HERE, "kernels"))
+    for path, specs in difftest.read_specs():
+        if os.path.dirname(os.path.realpath(path)) == kernels:
+            out += [(os.path.splitext(os.path.basename(path))[0], s) for s in specs]
+    return out
+
+
+def run_all(cuda, work, seeds, reps):
+    """Rows (kernel, seed, column, status, difference to upstream, median ms)."""
+    rows, modules = [], {}
+    for stem, spec in bench_specs():
+        for seed in range(1, seeds + 1):
+            grid, block, args = launch_inputs(spec, seed)
+            ref = None
+            for col in COLUMNS:
+                row = {"kernel": f"{stem}:{spec.kernel}", "seed": seed, "column": col, "status": "ok", "diff": "", "ms": ""}
+                try:
+                    path = os.path.join(work, stem, f"{col}.ptx")
+                    if not os.path.exists(path):
+                        raise CudaError(f"no {path} (run the static bench first)")
+                    ptx = open(path).read()
+                    if path not in modules:
+                        modules[path] = cuda.load(ptx)
+                    ptypes = ptx_params(ptx, spec.kernel)
+                    if ptypes is None:
+                        raise CudaError(f"no .entry {spec.kernel} in {path}")
+                    outs, times = cuda.run(cuda.function(modules[path], spec.kernel), grid, block, args, ptypes, reps)
+                    row["ms"] = f"{statistics.median(times):.4f}" if times else ""
+                    if ref is None:
+                        ref = outs
+                    else:
+                        diffs = [difference(a[1], r, o) for a, r, o in zip([a for a in args if a[0] == "buf"], ref, outs)]
+                        diffs = [d for d in diffs if d is not None]
+                        row["diff"] = "equal" if not diffs else f"{max(diffs):g}"
+                except CudaError as e:
+                    row["status"] = f"error: {e}"
+                rows.append(row)
+    return rows
+
+
+def report(rows, device, out):
+    """gpu.tsv and gpu.md in `out`; returns the failures (CUDA errors, nvopt != upstream)."""
+    keys = ["kernel", "seed", "column", "status", "diff", "ms"]
+    with open(os.path.join(out, "gpu.tsv"), "w") as f:
+        f.write("\t".join(keys) + "\n")
+        f.writelines("\t".join(str(r[k]) for k in keys) + "\n" for r in rows)
+    fails = [r for r in rows if r["status"] != "ok" or (r["column"] == "nvopt" and r["diff"] not in ("", "equal"))]
+    by = {}
+    for r in rows:
+        by.setdefault((r["kernel"], r["seed"]), {})[r["column"]] = r
+    lines = [f"# GPU run on {device}", "", "| kernel | seed | upstream ms | nvopt ms | nvidia ms | nvopt/upstream | nvopt/nvidia | nvopt = upstream | nvidia = upstream |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    ratios = {"upstream": [], "nvidia": []}
+    for (kernel, seed), cols in by.items():
+        ms = {c: float(cols[c]["ms"]) if c in cols and cols[c]["ms"] else None for c in COLUMNS}
+        cells = []
+        for other in ("upstream", "nvidia"):
+            if ms["nvopt"] and ms[other]:
+                ratios[other].append(ms["nvopt"] / ms[other])
+                cells.append(f"{ms['nvopt'] / ms[other]:.3f}")
+            else:
+                cells.append("")
+        lines.append(f"| {kernel} | {seed} | " + " | ".join(f"{ms[c]:.4f}" if ms[c] else cols.get(c, {}).get("status", "") for c in COLUMNS)
+                     + f" | {cells[0]} | {cells[1]} | {cols.get('nvopt', {}).get('diff', '')} | {cols.get('nvidia', {}).get('diff', '')} |")
+    lines.append("")
+    for other, rs in ratios.items():
+        if rs:
+            geo = 1.0
+            for x in rs:
+                geo *= x
+            lines.append(f"Geometric mean of kernel time nvopt/{other}: {geo ** (1 / len(rs)):.3f} over {len(rs)} launches.")
+    lines.append(f"Failures (CUDA errors, nvopt output differing from upstream): {len(fails)}.")
+    with open(os.path.join(out, "gpu.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return fails
+
+
+def probe():
+    """None when a CUDA device can be opened, else what failed."""
+    try:
+        Cuda()
+        return None
+    except CudaError as e:
+        return str(e)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description="run the bench's PTX on the GPU: output equality and kernel time")
+    ap.add_argument("--out", required=True, help="the static bench's --out folder (its work/ holds the PTX)")
+    ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=20)
+    args = ap.parse_args(argv)
+    try:
+        cuda = Cuda()
+    except CudaError as e:
+        print(f"bench --run: needs an NVIDIA GPU and its driver: {e}", file=sys.stderr)
+        return 2
+    rows = run_all(cuda, os.path.join(args.out, "work"), args.seeds, args.reps)
+    fails = report(rows, cuda.device, args.out)
+    for r in fails:
+        print(f"bench --run: FAIL {r['kernel']} seed {r['seed']} {r['column']}: {r['status']} {r['diff']}", file=sys.stderr)
+    print(f"bench --run: {len(rows)} runs on {cuda.device}, {len(fails)} failure(s); {os.path.join(args.out, 'gpu.md')}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
