@@ -83,10 +83,9 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     return ext(T->getOperand(0));
   // At the full width, add/sub/mul/shl distribute without any flag (wrapping arithmetic is what
   // the address computes); narrower, only through nsw.
-  bool Full = V->getType() == Wide;
-  auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !(BO->hasNoSignedWrap() || AssumeNsw || Full))
+  if (!extendsThrough(V, AssumeNsw || V->getType() == Wide))
     return Whole();
+  auto *BO = cast<BinaryOperator>(V);
   Value *A = BO->getOperand(0), *B = BO->getOperand(1);
   switch (BO->getOpcode()) {
   case Instruction::Add:
@@ -95,39 +94,59 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     return SE.getMinusSCEV(ext(A), ext(B));
   case Instruction::Mul:
     return SE.getMulExpr(ext(A), ext(B));
-  case Instruction::Shl:
-    if (auto *C = dyn_cast<ConstantInt>(B); C && C->getValue().ult(V->getType()->getIntegerBitWidth()))
-      return SE.getMulExpr(ext(A), SE.getConstant(APInt::getOneBitSet(
-                                       Wide->getIntegerBitWidth(), C->getZExtValue())));
-    return Whole();
-  default:
-    return Whole();
+  default: // shl by a constant below the width
+    return SE.getMulExpr(ext(A), SE.getConstant(APInt::getOneBitSet(
+                                     Wide->getIntegerBitWidth(), cast<ConstantInt>(B)->getZExtValue())));
   }
 }
 
-// An IV `phi [s, outside], [phi +nsw d, inside]` (or `phi -nsw d`) of the loop P heads, with d
-// invariant: {ext(s),+,ext(d)}; null when P is not one.
+// An IV of the loop P heads: {ext(s),+,ext(d)}; null when P is not one (see ivStep).
 const SCEV *AccessScev::recurrence(PHINode *P, Type *Wide, unsigned Depth) {
   Loop *L = NV.LI.getLoopFor(P->getParent());
-  if (!L || L->getHeader() != P->getParent() || P->getNumIncomingValues() != 2)
+  std::optional<IvStep> IV = L && L->getHeader() == P->getParent() ? ivStep(P, L, AssumeNsw) : std::nullopt;
+  if (!IV)
     return nullptr;
-  unsigned In = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
-  if (!L->contains(P->getIncomingBlock(In)) || L->contains(P->getIncomingBlock(1 - In)))
-    return nullptr;
-  auto *Inc = dyn_cast<BinaryOperator>(P->getIncomingValue(In));
-  if (!Inc || !(Inc->hasNoSignedWrap() || AssumeNsw))
-    return nullptr;
-  bool Add = Inc->getOpcode() == Instruction::Add, Sub = Inc->getOpcode() == Instruction::Sub;
-  Value *D = Inc->getOperand(0) == P ? Inc->getOperand(1) : Add && Inc->getOperand(1) == P ? Inc->getOperand(0) : nullptr;
-  if (!(Add || (Sub && Inc->getOperand(0) == P)) || !D || !L->isLoopInvariant(D))
-    return nullptr;
-  const SCEV *Start = extended(P->getIncomingValue(1 - In), Wide, Depth + 1);
-  const SCEV *Step = extended(D, Wide, Depth + 1);
-  if (Sub)
+  const SCEV *Start = extended(P->getIncomingValue(IV->Outside), Wide, Depth + 1);
+  const SCEV *Step = extended(IV->Step, Wide, Depth + 1);
+  if (IV->Negative)
     Step = SE.getNegativeSCEV(Step);
   if (!SE.isAvailableAtLoopEntry(Start, L) || !SE.isAvailableAtLoopEntry(Step, L))
     return nullptr;
   return SE.getAddRecExpr(Start, Step, L, SCEV::FlagAnyWrap);
+}
+
+std::optional<IvStep> ivStep(PHINode *P, Loop *L, bool AssumeNsw) {
+  if (P->getNumIncomingValues() != 2)
+    return std::nullopt;
+  unsigned In = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
+  if (!L->contains(P->getIncomingBlock(In)) || L->contains(P->getIncomingBlock(1 - In)))
+    return std::nullopt;
+  auto *Inc = dyn_cast<BinaryOperator>(P->getIncomingValue(In));
+  if (!Inc || !(Inc->hasNoSignedWrap() || AssumeNsw))
+    return std::nullopt;
+  bool Add = Inc->getOpcode() == Instruction::Add, Sub = Inc->getOpcode() == Instruction::Sub;
+  Value *D = Inc->getOperand(0) == P ? Inc->getOperand(1) : Add && Inc->getOperand(1) == P ? Inc->getOperand(0) : nullptr;
+  if (!(Add || (Sub && Inc->getOperand(0) == P)) || !D || !L->isLoopInvariant(D))
+    return std::nullopt;
+  return IvStep{Inc, D, 1 - In, Sub};
+}
+
+bool extendsThrough(Value *V, bool AssumeNsw) {
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !(BO->hasNoSignedWrap() || AssumeNsw))
+    return false;
+  switch (BO->getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::Mul:
+    return true;
+  case Instruction::Shl: {
+    auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    return C && C->getValue().ult(V->getType()->getIntegerBitWidth());
+  }
+  default:
+    return false;
+  }
 }
 
 } // namespace nvopt

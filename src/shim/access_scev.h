@@ -4,11 +4,27 @@
 // inner add is nsw). Analysis only: it decides nothing about rewrites.
 #pragma once
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Value.h"
 #include "scev.h"
+#include <optional>
 
 namespace nvopt {
+
+// An IV `phi [s, outside], [P +nsw d / P -nsw d, inside]` of the loop L whose header holds P,
+// d invariant (nsw not required with AssumeNsw).
+struct IvStep {
+  llvm::BinaryOperator *Inc;
+  llvm::Value *Step;
+  unsigned Outside; // the incoming slot from outside L
+  bool Negative;    // P - d
+};
+std::optional<IvStep> ivStep(llvm::PHINode *P, llvm::Loop *L, bool AssumeNsw);
+
+// V is add/sub/mul, or shl by a constant below its width, with nsw (or AssumeNsw): an operation
+// a sign extension distributes through when V is not poison.
+bool extendsThrough(llvm::Value *V, bool AssumeNsw);
 
 class AccessScev {
 public:

@@ -19,6 +19,7 @@
 #include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "access_scev.h"
 #include "register.h"
 #include <cstdint>
 #include <vector>
@@ -38,23 +39,7 @@ constexpr unsigned MaxDepth = 32;
 constexpr unsigned WideBits = 64;
 
 // An nsw add/sub/mul, or shl by a constant below the width: the 64-bit rebuild goes through it.
-bool isNswOp(Value *V) {
-  auto *BO = dyn_cast<BinaryOperator>(V);
-  if (!BO || !isa<OverflowingBinaryOperator>(BO) || !BO->hasNoSignedWrap())
-    return false;
-  switch (BO->getOpcode()) {
-  case Instruction::Add:
-  case Instruction::Sub:
-  case Instruction::Mul:
-    return true;
-  case Instruction::Shl: {
-    auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
-    return C && C->getValue().ult(V->getType()->getIntegerBitWidth());
-  }
-  default:
-    return false;
-  }
-}
+bool isNswOp(Value *V) { return nvopt::extendsThrough(V, /*AssumeNsw=*/false); }
 
 // The nsw operations under V (V included), or -1 when a leaf has no place for its extension.
 int countNsw(Value *V, unsigned Depth, SmallPtrSetImpl<Value *> &Seen) {
@@ -67,23 +52,6 @@ int countNsw(Value *V, unsigned Depth, SmallPtrSetImpl<Value *> &Seen) {
   }
   auto *I = dyn_cast<Instruction>(V);
   return I && !I->getInsertionPointAfterDef() ? -1 : 0;
-}
-
-// P's increment when P is `phi [s, outside], [P +nsw d / P -nsw d, inside]` of L, d invariant.
-BinaryOperator *nswStep(PHINode *P, Loop *L) {
-  if (P->getNumIncomingValues() != 2)
-    return nullptr;
-  unsigned In = L->contains(P->getIncomingBlock(0)) ? 0 : 1;
-  if (!L->contains(P->getIncomingBlock(In)) || L->contains(P->getIncomingBlock(1 - In)))
-    return nullptr;
-  auto *Inc = dyn_cast<BinaryOperator>(P->getIncomingValue(In));
-  if (!Inc || !Inc->hasNoSignedWrap())
-    return nullptr;
-  bool Add = Inc->getOpcode() == Instruction::Add;
-  if (!Add && !(Inc->getOpcode() == Instruction::Sub && Inc->getOperand(0) == P))
-    return nullptr;
-  Value *D = Inc->getOperand(0) == P ? Inc->getOperand(1) : Add && Inc->getOperand(1) == P ? Inc->getOperand(0) : nullptr;
-  return D && L->isLoopInvariant(D) ? Inc : nullptr;
 }
 
 // Whether V (the IV or its increment) is sign-extended into a GEP index.
@@ -166,10 +134,10 @@ std::vector<Candidate> candidates(LoopInfo &LI) {
     for (PHINode &P : L->getHeader()->phis()) {
       if (!P.getType()->isIntegerTy() || P.getType()->getIntegerBitWidth() >= WideBits)
         continue;
-      BinaryOperator *Inc = nswStep(&P, L);
-      if (!Inc || !(extendedIntoAddress(&P) || extendedIntoAddress(Inc)))
+      std::optional<nvopt::IvStep> IV = nvopt::ivStep(&P, L, /*AssumeNsw=*/false);
+      if (!IV || !(extendedIntoAddress(&P) || extendedIntoAddress(IV->Inc)))
         continue;
-      unsigned Slot = L->contains(P.getIncomingBlock(0)) ? 1 : 0;
+      unsigned Slot = IV->Outside;
       SmallPtrSet<Value *, 16> Seen;
       int Ops = isNswOp(P.getIncomingValue(Slot)) ? countNsw(P.getIncomingValue(Slot), 0, Seen) : -1;
       if (Ops > 0)
