@@ -3,7 +3,7 @@
 ; {4*(sext(t) + k*sext(w)),+,4*sext(d)} and IVs of one stride are a constant times 4*sext(w)
 ; apart (BASR's shared base). llc's SLSR rewrites those starts into a chain `s[k] = s[k-1] + w`
 ; without nsw; the difference is then unprovable and BASR shares nothing. Rebuilt as
-; `trunc nsw` of the same arithmetic in 64 bits (exact, and poison exactly when the start was),
+; `trunc nsw` of the same arithmetic in 64 bits (the same value wherever the start is not poison),
 ; the starts keep the fact through SLSR's rewrite, now in 64 bits.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-iv-start-widening -verify-each -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-iv-start-widening -nv-widen-iv-starts=0 -S %s \

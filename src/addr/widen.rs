@@ -6,7 +6,7 @@
 //! difference. llc's SLSR, which runs before CodeGenPrepare, rewrites such starts into a chain
 //! `s[k] = s[k+1] - lda` without nsw, and the exact difference is lost. The adapter
 //! (src/shim/iv_start_widening.cpp) rebuilds a chosen start as `trunc nsw` of the same
-//! arithmetic in 64 bits, which is the same value (and poison exactly when the start was), so the
+//! arithmetic in 64 bits, which is the same value wherever the start is not poison, so the
 //! fact survives SLSR. This module decides which starts: switched by `nv-widen-iv-starts`, only
 //! when BASR runs, and only in loops with at least [`MIN_STARTS_PER_LOOP`] such IVs (one IV has
 //! nothing to share a base with).

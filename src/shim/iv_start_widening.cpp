@@ -5,8 +5,8 @@
 // sign-extended into a GEP index and whose start s is nsw add/sub/mul/shl arithmetic, hands Rust
 // each one's loop and nsw-operation count, and rebuilds each chosen start as `trunc nsw` of the
 // same arithmetic on sign-extended operands in 64 bits. Where s is not poison, no operation under
-// it wrapped, so the 64-bit value is sext(s) and the trunc is s; where s is poison, the trunc nsw
-// is poison too: the IV is unchanged. Each 64-bit operation goes right after the operation it
+// it wrapped, so the 64-bit value is sext(s) and the trunc is s; where s is poison, the new start
+// is poison or a defined value (a refinement). Each 64-bit operation goes right after the operation it
 // rebuilds, each extension next to its use (see sextFor); the old start is deleted when nothing
 // else uses it. No decisions here.
 #include "llvm/ADT/DenseMap.h"
