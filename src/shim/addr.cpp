@@ -76,6 +76,7 @@ struct NvMove {
   uint32_t Record, Member;
 };
 struct NvAddrSession;
+unsigned nvopt_narrow_indices(Function &F, ScalarEvolution &SE, OptimizationRemarkEmitter &ORE); // narrow.cpp
 
 extern "C" {
 NvAddrSession *nvopt_addr_begin(NvStr Name, const NvStr *Attrs, uint32_t Phases);
@@ -352,6 +353,8 @@ public:
     if (Active & PhaseCbe)
       Changed |= cbe();
     deleteDead();
+    if (Active & PhaseCgp)
+      Changed |= nvopt_narrow_indices(F, SE, ORE) > 0;
     if (nvopt_addr_print_after(S)) {
       errs() << "*** IR Dump After codegenpreparescev (" << F.getName() << ") ***\n";
       F.print(errs());
