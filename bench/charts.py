@@ -2,7 +2,6 @@
 # than read"). Reads results.tsv, writes into the output folder. Needs matplotlib: bench.py runs
 # it with build/bench-venv's python.  Usage: charts.py results.tsv OUTDIR
 import csv
-import math
 import os
 import sys
 
@@ -11,6 +10,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import geomean, ratio  # noqa: E402
 
 FIGS = [("regs", "registers", False), ("ptx_instrs", "PTX instructions", False),
         ("sass_instrs", "SASS instructions", False), ("movs", "reg-to-reg movs (+1)", True),
@@ -29,12 +31,6 @@ def load(path):
                 r["spill"] = r["spill_stores"] + r["spill_loads"]
             by.setdefault(f"{r['file']}:{r['entry']}", {})[r["compiler"]] = r
     return by
-
-
-def ratio(a, b, plus1):
-    if a is None or b is None:
-        return None
-    return (a + 1) / (b + 1) if plus1 or a == 0 or b == 0 else a / b
 
 
 def ratio_chart(by, key, label, plus1, ref, others, out):
@@ -57,11 +53,6 @@ def ratio_chart(by, key, label, plus1, ref, others, out):
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
-
-
-def geomean(xs):
-    xs = [x for x in xs if x]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else None
 
 
 def summary_chart(by, pairs, out):

@@ -25,6 +25,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
 import difftest  # noqa: E402  (the launch specs: Spec, read_specs)
+sys.path.insert(0, HERE)
+import report as report_mod  # noqa: E402  (geomean)
 
 COLUMNS = ["upstream", "nvopt", "nvidia"]
 ELEM = {"f32": "f", "f64": "d", "i8": "b", "u8": "B", "i16": "h", "i32": "i", "u32": "I", "i64": "q"}
@@ -270,10 +272,7 @@ def report(rows, device, out):
     lines.append("")
     for other, rs in ratios.items():
         if rs:
-            geo = 1.0
-            for x in rs:
-                geo *= x
-            lines.append(f"Geometric mean of kernel time nvopt/{other}: {geo ** (1 / len(rs)):.3f} over {len(rs)} launches.")
+            lines.append(f"Geometric mean of kernel time nvopt/{other}: {report_mod.geomean(rs):.3f} over {len(rs)} launches.")
     lines.append(f"Failures (CUDA errors, nvopt output differing from upstream): {len(fails)}.")
     with open(os.path.join(out, "gpu.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
