@@ -189,6 +189,12 @@ pub unsafe extern "C" fn nvopt_addr_keeps_base(s: *const Session, rooted: bool) 
     super::record::keeps_base(&(*s).settings.rules, rooted)
 }
 
+/// Whether a proven index add is rebuilt narrow ([`super::narrow::narrows`]).
+#[no_mangle]
+pub extern "C" fn nvopt_addr_narrows(uses: u32, index_uses: u32) -> bool {
+    super::narrow::narrows(uses, index_uses)
+}
+
 /// Splits one pointer expression. Returns 0 when it is not split (the whole expression is the
 /// base, offset 0), 1 when `*out`/`*out_len` hold the base to build and `*offset` the offset,
 /// 2 when the encoding is malformed (no record).

@@ -9,13 +9,13 @@
 //! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR, so BASR keeps their
 //!   exact differences;
 //! - SCEV-CGP proper (`nv-disable-scev-cgp`, default on as in cicc's LLVM 20 copy): the
-//!   thread-id zext split of [`record`], and the 32-bit index adds of src/shim/narrow.cpp
-//!   (proof-driven in the adapter; this module only switches the phase).
+//!   thread-id zext split of [`record`], and the 32-bit index adds of [`narrow`].
 pub mod basr;
 pub mod cbe;
 pub mod expr;
 pub mod ffi;
 pub mod group;
+pub mod narrow;
 pub mod ranges_budget;
 pub mod record;
 pub mod widen;

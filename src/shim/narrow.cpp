@@ -4,19 +4,22 @@
 // `sext(a) + sext(b)`; where ScalarEvolution proves that `a + b` does not overflow in its own
 // width (signed for sign extensions, unsigned for zero extensions; its ranges include the
 // special-register bounds), the index is rebuilt as `ext(a +nsw/nuw b)`: one extension and a
-// narrow add instead of two extensions and a 64-bit add. Only indices whose every use is a GEP
-// index are rebuilt, and never one with a constant operand (SeparateConstOffsetFromGEP splits
-// those off on purpose, for `[reg+imm]`). Adapter: it runs when Rust switches SCEV-CGP on.
+// narrow add instead of two extensions and a 64-bit add. A constant operand is no extension, so
+// the constants SeparateConstOffsetFromGEP splits off for `[reg+imm]` stay apart. Adapter: it
+// runs when Rust switches SCEV-CGP on, and src/addr/narrow.rs decides which proven adds go.
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/ConstantRange.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include <cstdint>
 #include <optional>
 #include <vector>
 
 using namespace llvm;
+
+extern "C" bool nvopt_addr_narrows(uint32_t Uses, uint32_t IndexUses);
 
 namespace {
 
@@ -34,13 +37,12 @@ std::optional<Ext> extension(Value *V) {
   return std::nullopt;
 }
 
-bool onlyGepIndices(Instruction *I) {
-  for (const Use &U : I->uses()) {
-    auto *G = dyn_cast<GetElementPtrInst>(U.getUser());
-    if (!G || U.getOperandNo() == 0)
-      return false;
-  }
-  return !I->use_empty();
+// How many of I's uses are GEP indices.
+unsigned gepIndexUses(Instruction *I) {
+  unsigned N = 0;
+  for (const Use &U : I->uses())
+    N += isa<GetElementPtrInst>(U.getUser()) && U.getOperandNo() != 0;
+  return N;
 }
 
 // Whether L + R cannot overflow, from ScalarEvolution's ranges of the two.
@@ -52,7 +54,7 @@ bool noOverflow(ScalarEvolution &SE, bool Signed, const SCEV *L, const SCEV *R) 
 
 // The add `I` rebuilt narrow, or null when it is not a candidate or not proven.
 Value *narrowed(BinaryOperator *I, ScalarEvolution &SE) {
-  if (I->getOpcode() != Instruction::Add || !onlyGepIndices(I))
+  if (I->getOpcode() != Instruction::Add || !nvopt_addr_narrows(I->getNumUses(), gepIndexUses(I)))
     return nullptr;
   std::optional<Ext> A = extension(I->getOperand(0)), B = extension(I->getOperand(1));
   if (!A || !B || A->Narrow->getType() != B->Narrow->getType())
