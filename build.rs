@@ -21,9 +21,7 @@ fn candidates() -> Vec<PathBuf> {
 
 fn query(cfg: &Path, arg: &str) -> Option<String> {
     let out = Command::new(cfg).arg(arg).output().ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn find_llvm_config() -> PathBuf {

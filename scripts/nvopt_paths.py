@@ -8,7 +8,8 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
-PLUGIN = os.path.join(ROOT, "target", "release", "libnvopt.so")
+# NVOPT_PLUGIN points every tool at another build of the plugin (scripts/same_output.py compares two).
+PLUGIN = os.environ.get("NVOPT_PLUGIN") or os.path.join(ROOT, "target", "release", "libnvopt.so")
 EMPTY_CUDA = os.path.join(ROOT, "build", "empty-cuda")
 LEVELS = ("O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin")
 

@@ -32,11 +32,13 @@ pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "ca
 
 /// IV-start widening for BASR (src/shim/iv_start_widening.cpp), right after llc's
 /// `speculative-execution`, i.e. right before `slsr`, whose rewrite of IV starts drops nsw.
-pub const IV_START_WIDENING: Insertion = Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
+pub const IV_START_WIDENING: Insertion =
+    Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
 
 /// BASR + CBE + SCEV-CGP (src/shim/addr.cpp), right after llc's `codegenprepare`
 /// (research-facts.md "Address optimization"); the dead code it leaves is deleted by the pass.
-pub const CODEGENPREPARE_SCEV: Insertion = Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
+pub const CODEGENPREPARE_SCEV: Insertion =
+    Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
 
 /// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
@@ -80,7 +82,13 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
 pub unsafe extern "C" fn nvopt_codegen_insertions(
     is_nvptx: bool,
     opt_level: u32,
-    insert: extern "C" fn(ctx: *mut c_void, pass: *const u8, pass_len: usize, after: *const u8, after_len: usize),
+    insert: extern "C" fn(
+        ctx: *mut c_void,
+        pass: *const u8,
+        pass_len: usize,
+        after: *const u8,
+        after_len: usize,
+    ),
     ctx: *mut c_void,
 ) {
     if !crate::host::check_once() {
@@ -101,7 +109,10 @@ mod tests {
     fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescers() {
         let k = Knobs::defaults();
         for level in 1..=3 {
-            assert_eq!(insertions(true, level, &k), vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+            assert_eq!(
+                insertions(true, level, &k),
+                vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+            );
         }
     }
 
@@ -116,12 +127,19 @@ mod tests {
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
         k.set("nv-lsr-gate", 0);
-        assert_eq!(insertions(true, 3, &k), vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+        assert_eq!(
+            insertions(true, 3, &k),
+            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+        );
         k.set("nv-widen-iv-starts", 0);
         assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA]);
         k.set("nv-widen-iv-starts", 1);
         k.set("do-scev-cgp", 0);
-        assert_eq!(insertions(true, 3, &k), vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA], "BASR alone still runs");
+        assert_eq!(
+            insertions(true, 3, &k),
+            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA],
+            "BASR alone still runs"
+        );
         k.set("do-base-address-strength-reduce", 0);
         assert_eq!(insertions(true, 3, &k), vec![COALESCE, CSSA]);
         k.set("nv-disable-coalesce", 1);

@@ -6,7 +6,14 @@ use crate::pipeline;
 use std::ffi::{c_char, c_void, CStr, CString};
 
 extern "C" {
-    fn nvopt_shim_register_bool(idx: u32, name: *const u8, name_len: usize, help: *const u8, help_len: usize, default: bool);
+    fn nvopt_shim_register_bool(
+        idx: u32,
+        name: *const u8,
+        name_len: usize,
+        help: *const u8,
+        help_len: usize,
+        default: bool,
+    );
     #[allow(clippy::too_many_arguments)]
     fn nvopt_shim_register_int(
         idx: u32,
@@ -44,10 +51,19 @@ pub fn register_knobs() {
         // SAFETY: name and help are 'static and outlive the cl::opt that keeps StringRefs to them.
         unsafe {
             match k.kind {
-                Kind::Bool(d) => nvopt_shim_register_bool(i as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), d),
-                Kind::Int { default, min, max } => {
-                    nvopt_shim_register_int(i as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), default, min, max)
+                Kind::Bool(d) => {
+                    nvopt_shim_register_bool(i as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), d)
                 }
+                Kind::Int { default, min, max } => nvopt_shim_register_int(
+                    i as u32,
+                    n.as_ptr(),
+                    n.len(),
+                    h.as_ptr(),
+                    h.len(),
+                    default,
+                    min,
+                    max,
+                ),
             }
         }
     }

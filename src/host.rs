@@ -30,7 +30,8 @@ pub fn llvm_major(path: &str) -> Option<u32> {
 /// Checks the host once per process; prints the refusal once.
 pub fn check_once() -> bool {
     static OK: OnceLock<bool> = OnceLock::new();
-    let majors = || crate::ffi::loaded_libraries().iter().filter_map(|l| llvm_major(l)).collect::<Vec<_>>();
+    let majors =
+        || crate::ffi::loaded_libraries().iter().filter_map(|l| llvm_major(l)).collect::<Vec<_>>();
     *OK.get_or_init(|| match judge(&majors()) {
         Ok(()) => true,
         Err(msg) => {

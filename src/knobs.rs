@@ -192,7 +192,10 @@ mod tests {
         let mut seen = HashSet::new();
         for k in KNOBS {
             assert!(seen.insert(k.name), "duplicate knob {}", k.name);
-            assert!(k.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
+            assert!(k
+                .name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'));
             assert!(!k.help.is_empty() && !k.guards.is_empty());
         }
     }
@@ -218,13 +221,20 @@ mod tests {
 
 /// The README's knob table, rendered from [`KNOBS`] (a test keeps README.md in step).
 pub fn markdown_table() -> String {
-    let mut out = String::from("| knob | type | default | accepted | guards | help |\n|---|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| knob | type | default | accepted | guards | help |\n|---|---|---|---|---|---|\n",
+    );
     for k in KNOBS {
         let (ty, default, accepted) = match k.kind {
             Kind::Bool(d) => ("bool", d.to_string(), "true/false, 1/0".to_string()),
-            Kind::Int { default, min, max } => ("int", default.to_string(), format!("{min}..{max}")),
+            Kind::Int { default, min, max } => {
+                ("int", default.to_string(), format!("{min}..{max}"))
+            }
         };
-        out.push_str(&format!("| `-{}` | {ty} | {default} | {accepted} | {} | {} |\n", k.name, k.guards, k.help));
+        out.push_str(&format!(
+            "| `-{}` | {ty} | {default} | {accepted} | {} | {} |\n",
+            k.name, k.guards, k.help
+        ));
     }
     out
 }

@@ -8,12 +8,13 @@ pub mod codegen;
 pub mod cssa;
 pub mod ffi;
 pub mod host;
+pub mod ir;
 pub mod knobs;
 pub mod logger;
 pub mod lsr_gate;
 pub mod pipeline;
-pub mod scev;
 mod readme;
+pub mod scev;
 pub mod scev_sources;
 pub mod stats;
 
@@ -45,7 +46,8 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
         api_version: if compatible { LLVM_PLUGIN_API_VERSION } else { 0 },
         plugin_name: c"nvopt".as_ptr(),
         plugin_version: c"0.1.0".as_ptr(),
-        register_pass_builder_callbacks: compatible.then_some(register_callbacks as extern "C" fn(*mut c_void)),
+        register_pass_builder_callbacks: compatible
+            .then_some(register_callbacks as extern "C" fn(*mut c_void)),
         pre_codegen_callback: None,
     }
 }

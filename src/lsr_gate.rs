@@ -169,13 +169,27 @@ mod tests {
     }
 
     fn innermost(phis: usize, live_ins: usize) -> LoopFacts {
-        LoopFacts { level: 1, trip_count_known: true, phi_bits: vec![32; phis], live_in_bits: vec![32; live_ins] }
+        LoopFacts {
+            level: 1,
+            trip_count_known: true,
+            phi_bits: vec![32; phis],
+            live_in_bits: vec![32; live_ins],
+        }
     }
 
     #[test]
     fn defaults_are_ciccs() {
         let g = gates();
-        assert_eq!(g, Gates { check_rp: true, rp_limit: 60, skip_unknown_trip: true, skip_outer_loop: true, loop_level: 1 });
+        assert_eq!(
+            g,
+            Gates {
+                check_rp: true,
+                rp_limit: 60,
+                skip_unknown_trip: true,
+                skip_outer_loop: true,
+                loop_level: 1
+            }
+        );
     }
 
     #[test]
@@ -186,7 +200,12 @@ mod tests {
         assert_eq!(registers(64), 2);
         assert_eq!(registers(128), 4);
         // i64 and i32 PHIs, an i1 PHI (predicate), a pointer and an i16 live-in.
-        let f = LoopFacts { level: 1, trip_count_known: true, phi_bits: vec![64, 32, 1], live_in_bits: vec![64, 16] };
+        let f = LoopFacts {
+            level: 1,
+            trip_count_known: true,
+            phi_bits: vec![64, 32, 1],
+            live_in_bits: vec![64, 16],
+        };
         assert_eq!(pressure(&f), 6);
     }
 
@@ -228,7 +247,12 @@ mod tests {
 
     #[test]
     fn outer_gate_is_checked_first() {
-        let f = LoopFacts { level: 3, trip_count_known: false, phi_bits: vec![32; 100], live_in_bits: vec![] };
+        let f = LoopFacts {
+            level: 3,
+            trip_count_known: false,
+            phi_bits: vec![32; 100],
+            live_in_bits: vec![],
+        };
         assert_eq!(decide(&f, &gates()), Decision::SkipOuterLoop);
         let f = LoopFacts { level: 1, ..f };
         assert_eq!(decide(&f, &gates()), Decision::SkipUnknownTrip);
@@ -260,6 +284,14 @@ mod tests {
             num_live_ins: 0,
         };
         let facts = unsafe { read(&f) };
-        assert_eq!(facts, LoopFacts { level: 1, trip_count_known: true, phi_bits: vec![32, 64], live_in_bits: vec![] });
+        assert_eq!(
+            facts,
+            LoopFacts {
+                level: 1,
+                trip_count_known: true,
+                phi_bits: vec![32, 64],
+                live_in_bits: vec![]
+            }
+        );
     }
 }

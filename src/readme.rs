@@ -12,13 +12,15 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
         let readme = std::fs::read_to_string(&path).expect("README.md");
         let (begin, end) = block(name);
-        let start = readme.find(&begin).unwrap_or_else(|| panic!("README lacks {begin}")) + begin.len();
+        let start =
+            readme.find(&begin).unwrap_or_else(|| panic!("README lacks {begin}")) + begin.len();
         let stop = readme[start..].find(&end).expect("end marker") + start;
         if readme[start..stop] == *table {
             return;
         }
         if std::env::var_os("NVOPT_UPDATE_README").is_some() {
-            std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..])).expect("write README");
+            std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..]))
+                .expect("write README");
         } else {
             panic!("README.md's {name} table is stale: run NVOPT_UPDATE_README=1 cargo test");
         }

@@ -17,10 +17,10 @@
 //!
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
-use super::ranges_budget::register_budget;
-use std::collections::HashMap;
 use super::group::Record;
+use super::ranges_budget::register_budget;
 use crate::scev_sources::ranges::LaunchBounds;
+use std::collections::HashMap;
 
 /// Registers per SM on every architecture nvopt targets (sm_70..sm_100).
 pub const REGISTER_FILE: u64 = 65536;
@@ -115,7 +115,14 @@ pub fn loop_phis(loops: &[LoopFacts]) -> u64 {
         .unwrap_or(0)
 }
 
-pub fn plan(cfg: &Config, records: usize, bounds: &LaunchBounds, loops: &[LoopFacts], bases: &[BaseFacts], pairs: &[PairFacts]) -> Plan {
+pub fn plan(
+    cfg: &Config,
+    records: usize,
+    bounds: &LaunchBounds,
+    loops: &[LoopFacts],
+    bases: &[BaseFacts],
+    pairs: &[PairFacts],
+) -> Plan {
     let budget = register_budget(bounds, REGISTER_FILE);
     let p = loop_phis(loops);
     let mut out = Plan { budget, loop_phis: p, ..Plan::default() };
@@ -157,13 +164,23 @@ fn cheap(cfg: &Config, p: u64, bases: &[BaseFacts], pair: &PairFacts) -> bool {
 }
 
 /// Classes of two bases or more per loop, largest first (they save the most).
-fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[PairFacts]) -> Vec<Class> {
+fn classes(
+    cfg: &Config,
+    p: u64,
+    n_loops: usize,
+    bases: &[BaseFacts],
+    pairs: &[PairFacts],
+) -> Vec<Class> {
     let mut leader: Vec<Option<usize>> = vec![None; bases.len()];
     let mut seen_per_loop = vec![0usize; n_loops];
     let considered: Vec<bool> = bases
         .iter()
         .map(|b| match usize::try_from(b.loop_id) {
-            Ok(l) if l < n_loops && b.walk <= cfg.idom_limit && seen_per_loop[l] < PAIRED_BASES_PER_LOOP => {
+            Ok(l)
+                if l < n_loops
+                    && b.walk <= cfg.idom_limit
+                    && seen_per_loop[l] < PAIRED_BASES_PER_LOOP =>
+            {
                 seen_per_loop[l] += 1;
                 true
             }
@@ -177,7 +194,11 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
         }
         let root = leader[pair.a].unwrap_or(pair.a);
         let a_is_leader = leader[pair.a].is_none();
-        if leader[pair.b].is_none() && root != pair.b && (cfg.chain || a_is_leader) && !is_leader_of_others(&leader, pair.b) {
+        if leader[pair.b].is_none()
+            && root != pair.b
+            && (cfg.chain || a_is_leader)
+            && !is_leader_of_others(&leader, pair.b)
+        {
             leader[pair.b] = Some(root);
         }
     }
@@ -186,11 +207,18 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
         if let Some(l) = *l {
             match out.iter_mut().find(|c| c.leader == l) {
                 Some(c) => c.members.push(b),
-                None => out.push(Class { loop_id: bases[l].loop_id, leader: l, members: vec![l, b], from: Vec::new(), phi: false }),
+                None => out.push(Class {
+                    loop_id: bases[l].loop_id,
+                    leader: l,
+                    members: vec![l, b],
+                    from: Vec::new(),
+                    phi: false,
+                }),
             }
         }
     }
-    let by_ends: HashMap<(usize, usize), &PairFacts> = pairs.iter().map(|q| ((q.a, q.b), q)).collect();
+    let by_ends: HashMap<(usize, usize), &PairFacts> =
+        pairs.iter().map(|q| ((q.a, q.b), q)).collect();
     for c in &mut out {
         c.from = links(cfg, p, bases, &by_ends, &c.members);
     }
@@ -202,7 +230,13 @@ fn classes(cfg: &Config, p: u64, n_loops: usize, bases: &[BaseFacts], pairs: &[P
 /// member whose difference to it is one this class already computes (its register is shared,
 /// as in `m[k] = m[k-1] + d` for evenly spaced bases), else the nearest earlier member with a
 /// cheap difference; without chains, the leader.
-fn links(cfg: &Config, p: u64, bases: &[BaseFacts], pairs: &HashMap<(usize, usize), &PairFacts>, members: &[usize]) -> Vec<usize> {
+fn links(
+    cfg: &Config,
+    p: u64,
+    bases: &[BaseFacts],
+    pairs: &HashMap<(usize, usize), &PairFacts>,
+    members: &[usize],
+) -> Vec<usize> {
     let pair = |a: usize, b: usize| pairs.get(&(a, b)).filter(|q| cheap(cfg, p, bases, q));
     let mut used: Vec<u32> = Vec::new();
     let mut from = vec![members[0]];
@@ -212,7 +246,12 @@ fn links(cfg: &Config, p: u64, bases: &[BaseFacts], pairs: &HashMap<(usize, usiz
         } else {
             pair(members[0], m).map(|q| (members[0], q.diff)).into_iter().collect()
         };
-        let (e, d) = earlier.iter().find(|(_, d)| used.contains(d)).or(earlier.first()).copied().unwrap_or((members[0], u32::MAX));
+        let (e, d) = earlier
+            .iter()
+            .find(|(_, d)| used.contains(d))
+            .or(earlier.first())
+            .copied()
+            .unwrap_or((members[0], u32::MAX));
         if !used.contains(&d) {
             used.push(d);
         }
@@ -229,17 +268,34 @@ pub struct Move {
 }
 
 /// `moves` over fixed records and loops.
-pub fn moves_for<'a>(records: &'a [Record], loops: &'a [LoopFacts]) -> impl Fn(&Plan) -> Vec<Move> + 'a {
+pub fn moves_for<'a>(
+    records: &'a [Record],
+    loops: &'a [LoopFacts],
+) -> impl Fn(&Plan) -> Vec<Move> + 'a {
     move |plan| moves(plan, records, loops)
 }
 
 /// Keeps the classes that pay: the loop instructions their moved accesses stop computing
 /// (`loop_cost`) outnumber the ones they add per iteration (one add per member base besides the
 /// leader, one for a new PHI's update). Returns the plan and its moves.
-pub fn paying(mut plan: Plan, moves: impl Fn(&Plan) -> Vec<Move>, records: &[Record]) -> (Plan, Vec<Move>) {
+pub fn paying(
+    mut plan: Plan,
+    moves: impl Fn(&Plan) -> Vec<Move>,
+    records: &[Record],
+) -> (Plan, Vec<Move>) {
     let all = moves(&plan);
-    let saved = |ci: usize| all.iter().filter(|m| m.class == ci).map(|m| records[m.record].loop_cost as usize).sum::<usize>();
-    let keep: Vec<bool> = plan.classes.iter().enumerate().map(|(ci, c)| saved(ci) > c.members.len() - 1 + c.phi as usize).collect();
+    let saved = |ci: usize| {
+        all.iter()
+            .filter(|m| m.class == ci)
+            .map(|m| records[m.record].loop_cost as usize)
+            .sum::<usize>()
+    };
+    let keep: Vec<bool> = plan
+        .classes
+        .iter()
+        .enumerate()
+        .map(|(ci, c)| saved(ci) > c.members.len() - 1 + c.phi as usize)
+        .collect();
     if keep.iter().all(|k| *k) {
         return (plan, all);
     }
@@ -273,15 +329,28 @@ pub fn moves(plan: &Plan, records: &[Record], loops: &[LoopFacts]) -> Vec<Move> 
         }
     }
     let moved = |v: u32| out.iter().filter(|m| records[m.record].value == v).count() as u32;
-    let whole: Vec<bool> = out.iter().map(|m| moved(records[m.record].value) == records[m.record].value_uses).collect();
+    let whole: Vec<bool> = out
+        .iter()
+        .map(|m| moved(records[m.record].value) == records[m.record].value_uses)
+        .collect();
     out.into_iter().zip(whole).filter_map(|(m, w)| w.then_some(m)).collect()
 }
 
 /// Where member base `base` of class `class` is computed: right before its first moved access
 /// (in block order) when all of them sit in the loop header `header` (so the members of a long
 /// class are not all live at once); `None`: at the top of the header.
-pub fn first_access(moves: &[Move], records: &[Record], class: usize, base: usize, header: u32) -> Option<usize> {
-    let mine: Vec<usize> = moves.iter().filter(|m| m.class == class && records[m.record].base as usize == base).map(|m| m.record).collect();
+pub fn first_access(
+    moves: &[Move],
+    records: &[Record],
+    class: usize,
+    base: usize,
+    header: u32,
+) -> Option<usize> {
+    let mine: Vec<usize> = moves
+        .iter()
+        .filter(|m| m.class == class && records[m.record].base as usize == base)
+        .map(|m| m.record)
+        .collect();
     if mine.iter().any(|&r| records[r].at.block != header) {
         return None;
     }
@@ -311,7 +380,11 @@ mod tests {
 
     #[test]
     fn loop_phis_sum_along_nests() {
-        let loops = [LoopFacts { parent: -1, phis: 2 }, LoopFacts { parent: 0, phis: 3 }, LoopFacts { parent: -1, phis: 4 }];
+        let loops = [
+            LoopFacts { parent: -1, phis: 2 },
+            LoopFacts { parent: 0, phis: 3 },
+            LoopFacts { parent: -1, phis: 4 },
+        ];
         assert_eq!(loop_phis(&loops), 5);
         assert_eq!(loop_phis(&[]), 0);
     }
@@ -320,8 +393,24 @@ mod tests {
     fn rows_of_one_array_share_a_base() {
         // Three rows {p + 4*y*w,+,4}, {.. + 4*w}, {.. + 8*w}: differences of 3 nodes.
         let bases = [base(9), base(11), base(11)];
-        let plan = plan(&CFG, 6, &none(), &ONE_LOOP, &bases, &[pair(0, 1, 3), pair(0, 2, 3), pair(1, 2, 3)]);
-        assert_eq!(plan.classes, vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], from: vec![0, 0, 1], phi: true }]);
+        let plan = plan(
+            &CFG,
+            6,
+            &none(),
+            &ONE_LOOP,
+            &bases,
+            &[pair(0, 1, 3), pair(0, 2, 3), pair(1, 2, 3)],
+        );
+        assert_eq!(
+            plan.classes,
+            vec![Class {
+                loop_id: 0,
+                leader: 0,
+                members: vec![0, 1, 2],
+                from: vec![0, 0, 1],
+                phi: true
+            }]
+        );
         assert_eq!((plan.budget, plan.loop_phis), (255, 2));
     }
 
@@ -346,7 +435,10 @@ mod tests {
         }
         let big = [base(20), base(20)];
         let crowded = [LoopFacts { parent: -1, phis: 40 }];
-        assert!(plan(&CFG, 9, &none(), &crowded, &big, &[pair(0, 1, 9)]).classes.is_empty(), "max-iv <= P");
+        assert!(
+            plan(&CFG, 9, &none(), &crowded, &big, &[pair(0, 1, 9)]).classes.is_empty(),
+            "max-iv <= P"
+        );
         assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &big, &[pair(0, 1, 9)]).classes.len(), 1);
     }
 
@@ -354,9 +446,15 @@ mod tests {
     fn chains_join_through_members_only_when_on() {
         let bases = [base(9), base(9), base(9)];
         let pairs = [pair(0, 1, 3), pair(1, 2, 3)];
-        assert_eq!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1, 2]);
+        assert_eq!(
+            plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members,
+            vec![0, 1, 2]
+        );
         let no_chain = Config { chain: false, ..CFG };
-        assert_eq!(plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members, vec![0, 1]);
+        assert_eq!(
+            plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].members,
+            vec![0, 1]
+        );
     }
 
     #[test]
@@ -370,7 +468,11 @@ mod tests {
     }
 
     fn plan_members(cfg: &Config, bases: &[BaseFacts], pairs: &[PairFacts]) -> Vec<Vec<usize>> {
-        plan(cfg, 6, &none(), &ONE_LOOP, bases, pairs).classes.into_iter().map(|c| c.members).collect()
+        plan(cfg, 6, &none(), &ONE_LOOP, bases, pairs)
+            .classes
+            .into_iter()
+            .map(|c| c.members)
+            .collect()
     }
 
     #[test]
@@ -395,12 +497,20 @@ mod tests {
         let c = &plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0];
         assert_eq!((c.members.clone(), c.from.clone()), (vec![0, 1, 2, 3], vec![0, 0, 1, 2]));
         let no_chain = Config { chain: false, ..CFG };
-        assert_eq!(plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].from, vec![0, 0, 0, 0]);
+        assert_eq!(
+            plan(&no_chain, 9, &none(), &ONE_LOOP, &bases, &pairs).classes[0].from,
+            vec![0, 0, 0, 0]
+        );
     }
 
     #[test]
     fn the_register_budget_limits_new_bases() {
-        let bases = [base(9), base(9), BaseFacts { loop_id: 1, ..base(9) }, BaseFacts { loop_id: 1, ..base(9) }];
+        let bases = [
+            base(9),
+            base(9),
+            BaseFacts { loop_id: 1, ..base(9) },
+            BaseFacts { loop_id: 1, ..base(9) },
+        ];
         let loops = [LoopFacts { parent: -1, phis: 60 }, LoopFacts { parent: -1, phis: 60 }];
         let pairs = [pair(0, 1, 3), pair(2, 3, 3)];
         // 1024 threads: 64 registers, 60 PHIs: headroom for two bases.
@@ -412,16 +522,40 @@ mod tests {
         assert!(p.classes.is_empty());
         assert_eq!(p.note, "register budget below the loop-header PHIs");
         let phis61 = [LoopFacts { parent: -1, phis: 61 }, LoopFacts { parent: -1, phis: 61 }];
-        assert_eq!(plan(&CFG, 9, &tight, &phis61, &bases, &pairs).classes.len(), 1, "3 registers: one base");
+        assert_eq!(
+            plan(&CFG, 9, &tight, &phis61, &bases, &pairs).classes.len(),
+            1,
+            "3 registers: one base"
+        );
     }
 
     #[test]
     fn moves_take_whole_values_inside_the_loop() {
         use super::super::group::Place;
-        let rec = |base, loop_id, value, value_uses| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value, value_uses, loop_id, loop_cost: 2 };
+        let rec = |base, loop_id, value, value_uses| Record {
+            base,
+            space: 1,
+            offset: 0,
+            at: Place::default(),
+            access: true,
+            value,
+            value_uses,
+            loop_id,
+            loop_cost: 2,
+        };
         let loops = [LoopFacts { parent: -1, phis: 1 }, LoopFacts { parent: 0, phis: 1 }];
-        let p = Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1], from: vec![0, 0], phi: true }], ..Plan::default() };
-        let records = [rec(0, 0, 1, 1), rec(1, 1, 2, 1), rec(1, -1, 3, 1), rec(2, 0, 4, 1), rec(1, 0, 5, 2)];
+        let p = Plan {
+            classes: vec![Class {
+                loop_id: 0,
+                leader: 0,
+                members: vec![0, 1],
+                from: vec![0, 0],
+                phi: true,
+            }],
+            ..Plan::default()
+        };
+        let records =
+            [rec(0, 0, 1, 1), rec(1, 1, 2, 1), rec(1, -1, 3, 1), rec(2, 0, 4, 1), rec(1, 0, 5, 2)];
         let m: Vec<usize> = moves(&p, &records, &loops).iter().map(|m| m.record).collect();
         assert_eq!(m, vec![0, 1], "outside the loop, another base, a value with another use: stay");
     }
@@ -429,10 +563,24 @@ mod tests {
     #[test]
     fn members_are_computed_before_their_first_access_in_the_header() {
         use super::super::group::Place;
-        let rec = |base, block, order| Record { base, space: 1, offset: 0, at: Place { block, order, ..Place::default() }, access: true, value: order, value_uses: 1, loop_id: 0, loop_cost: 2 };
+        let rec = |base, block, order| Record {
+            base,
+            space: 1,
+            offset: 0,
+            at: Place { block, order, ..Place::default() },
+            access: true,
+            value: order,
+            value_uses: 1,
+            loop_id: 0,
+            loop_cost: 2,
+        };
         let records = [rec(0, 1, 3), rec(1, 1, 9), rec(1, 1, 5), rec(2, 1, 4), rec(2, 2, 1)];
         let moves: Vec<Move> = (0..5).map(|record| Move { record, class: 0 }).collect();
-        assert_eq!(first_access(&moves, &records, 0, 1, 1), Some(2), "the earlier of two in the header");
+        assert_eq!(
+            first_access(&moves, &records, 0, 1, 1),
+            Some(2),
+            "the earlier of two in the header"
+        );
         assert_eq!(first_access(&moves, &records, 0, 2, 1), None, "one access outside the header");
         assert_eq!(first_access(&moves, &records, 1, 1, 1), None, "nothing moved in that class");
     }
@@ -440,9 +588,28 @@ mod tests {
     #[test]
     fn classes_that_save_no_loop_instructions_are_dropped() {
         use super::super::group::Place;
-        let rec = |base, loop_cost| Record { base, space: 1, offset: 0, at: Place::default(), access: true, value: base, value_uses: 1, loop_id: 0, loop_cost };
+        let rec = |base, loop_cost| Record {
+            base,
+            space: 1,
+            offset: 0,
+            at: Place::default(),
+            access: true,
+            value: base,
+            value_uses: 1,
+            loop_id: 0,
+            loop_cost,
+        };
         let loops = [LoopFacts { parent: -1, phis: 1 }];
-        let p = || Plan { classes: vec![Class { loop_id: 0, leader: 0, members: vec![0, 1, 2], from: vec![0, 1, 2], phi: true }], ..Plan::default() };
+        let p = || Plan {
+            classes: vec![Class {
+                loop_id: 0,
+                leader: 0,
+                members: vec![0, 1, 2],
+                from: vec![0, 1, 2],
+                phi: true,
+            }],
+            ..Plan::default()
+        };
         // Already `invariant + iv` (one add each): 3 saved, 2 member adds + 1 PHI update: no.
         let cheap = [rec(0, 1), rec(1, 1), rec(2, 1)];
         let (plan, moved) = paying(p(), moves_for(&cheap, &loops), &cheap);
@@ -461,6 +628,9 @@ mod tests {
         assert_eq!(p.classes.len(), 1);
         assert!(!p.classes[0].phi);
         let low = Config { level: 3, ..CFG };
-        assert!(!plan(&low, 9, &none(), &ONE_LOOP, &[base(9), base(9)], &[pair(0, 1, 3)]).classes[0].phi);
+        assert!(
+            !plan(&low, 9, &none(), &ONE_LOOP, &[base(9), base(9)], &[pair(0, 1, 3)]).classes[0]
+                .phi
+        );
     }
 }

@@ -64,9 +64,18 @@ pub fn plan(records: &[Record], cfg: &Config) -> Vec<Rewrite> {
 
 /// The anchor for a whole group: a candidate that dominates every member it does not anchor
 /// itself (an access anchors its own value).
-fn function_anchor(records: &[Record], group: &[usize], members: &[usize], old_base: i64) -> Option<usize> {
+fn function_anchor(
+    records: &[Record],
+    group: &[usize],
+    members: &[usize],
+    old_base: i64,
+) -> Option<usize> {
     let covers = |a: usize| {
-        members.iter().all(|&m| m == a || records[m].value == records[a].value || records[a].at.dominates(&records[m].at))
+        members.iter().all(|&m| {
+            m == a
+                || records[m].value == records[a].value
+                || records[a].at.dominates(&records[m].at)
+        })
     };
     let access = members.iter().copied().find(|&a| covers(a));
     let existing = || group.iter().copied().find(|&a| !records[a].access && covers(a));
@@ -98,7 +107,12 @@ fn rewrite_all(records: &[Record], anchor: usize, members: &[usize], out: &mut V
     for &m in members {
         let r = &records[m];
         if r.value != a.value {
-            out.push(Rewrite { record: m, anchor, delta: r.offset - a.offset, cross_block: r.at.block != a.at.block });
+            out.push(Rewrite {
+                record: m,
+                anchor,
+                delta: r.offset - a.offset,
+                cross_block: r.at.block != a.at.block,
+            });
         }
     }
 }
@@ -117,36 +131,63 @@ mod tests {
     use super::super::group::Place;
     use super::*;
 
-    const CFG: Config = Config { function_level: true, old_base: 2, cross_block_limit: 8, control: -1 };
+    const CFG: Config =
+        Config { function_level: true, old_base: 2, cross_block_limit: 8, control: -1 };
 
     fn rec(base: u32, offset: i64, block: u32, dfs: (u32, u32), order: u32, value: u32) -> Record {
         let at = Place { block, dfs_in: dfs.0, dfs_out: dfs.1, order };
-        Record { base, space: 1, offset, at, access: true, value, value_uses: 1, loop_id: -1, loop_cost: 0 }
+        Record {
+            base,
+            space: 1,
+            offset,
+            at,
+            access: true,
+            value,
+            value_uses: 1,
+            loop_id: -1,
+            loop_cost: 0,
+        }
     }
 
     #[test]
     fn the_dominating_member_anchors_the_group() {
-        let r = [rec(1, 4, 0, (0, 9), 2, 10), rec(1, 12, 1, (1, 2), 1, 11), rec(1, -4, 0, (0, 9), 5, 12)];
+        let r = [
+            rec(1, 4, 0, (0, 9), 2, 10),
+            rec(1, 12, 1, (1, 2), 1, 11),
+            rec(1, -4, 0, (0, 9), 5, 12),
+        ];
         let w = plan(&r, &CFG);
-        assert_eq!(w, vec![
-            Rewrite { record: 1, anchor: 0, delta: 8, cross_block: true },
-            Rewrite { record: 2, anchor: 0, delta: -8, cross_block: false },
-        ]);
+        assert_eq!(
+            w,
+            vec![
+                Rewrite { record: 1, anchor: 0, delta: 8, cross_block: true },
+                Rewrite { record: 2, anchor: 0, delta: -8, cross_block: false },
+            ]
+        );
     }
 
     #[test]
     fn without_a_dominating_member_each_block_anchors_its_own() {
         // Two sibling blocks: neither dominates the other.
-        let r = [rec(1, 0, 1, (1, 2), 1, 10), rec(1, 8, 1, (1, 2), 2, 11), rec(1, 4, 2, (3, 4), 1, 12), rec(1, 12, 2, (3, 4), 2, 13)];
+        let r = [
+            rec(1, 0, 1, (1, 2), 1, 10),
+            rec(1, 8, 1, (1, 2), 2, 11),
+            rec(1, 4, 2, (3, 4), 1, 12),
+            rec(1, 12, 2, (3, 4), 2, 13),
+        ];
         let w = plan(&r, &CFG);
-        assert_eq!(w.iter().map(|w| (w.record, w.anchor, w.delta)).collect::<Vec<_>>(), vec![(1, 0, 8), (3, 2, 8)]);
+        assert_eq!(
+            w.iter().map(|w| (w.record, w.anchor, w.delta)).collect::<Vec<_>>(),
+            vec![(1, 0, 8), (3, 2, 8)]
+        );
         let per_block_only = plan(&r, &Config { function_level: false, ..CFG });
         assert_eq!(per_block_only, w);
     }
 
     #[test]
     fn other_bases_and_address_spaces_stay_apart() {
-        let mut r = [rec(1, 0, 0, (0, 9), 1, 10), rec(2, 8, 0, (0, 9), 2, 11), rec(1, 8, 0, (0, 9), 3, 12)];
+        let mut r =
+            [rec(1, 0, 0, (0, 9), 1, 10), rec(2, 8, 0, (0, 9), 2, 11), rec(1, 8, 0, (0, 9), 3, 12)];
         r[2].space = 3;
         assert!(plan(&r, &CFG).is_empty());
     }
@@ -167,14 +208,22 @@ mod tests {
         arg.access = false;
         let r = [rec(1, 8, 1, (1, 2), 1, 10), rec(1, 16, 2, (3, 4), 1, 11), arg];
         let w = plan(&r, &CFG);
-        assert_eq!(w.iter().map(|w| (w.record, w.anchor, w.delta)).collect::<Vec<_>>(), vec![(0, 2, 8), (1, 2, 16)]);
+        assert_eq!(
+            w.iter().map(|w| (w.record, w.anchor, w.delta)).collect::<Vec<_>>(),
+            vec![(0, 2, 8), (1, 2, 16)]
+        );
         let no_reuse = plan(&r, &Config { old_base: 0, ..CFG });
         assert!(no_reuse.is_empty(), "siblings alone: one member per block, nothing to share");
     }
 
     #[test]
     fn cross_block_limit_and_control() {
-        let r = [rec(1, 0, 0, (0, 9), 1, 10), rec(1, 8, 1, (1, 2), 1, 11), rec(2, 0, 0, (0, 9), 2, 12), rec(2, 8, 1, (1, 2), 2, 13)];
+        let r = [
+            rec(1, 0, 0, (0, 9), 1, 10),
+            rec(1, 8, 1, (1, 2), 1, 11),
+            rec(2, 0, 0, (0, 9), 2, 12),
+            rec(2, 8, 1, (1, 2), 2, 13),
+        ];
         assert_eq!(plan(&r, &CFG).len(), 2);
         let one = plan(&r, &Config { cross_block_limit: 1, ..CFG });
         assert_eq!(one.iter().map(|w| w.record).collect::<Vec<_>>(), vec![1]);

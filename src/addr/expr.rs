@@ -10,7 +10,9 @@ pub enum In {
     /// An integer constant (sign-extended to 64 bits).
     Const(i64),
     /// A leaf: an argument, instruction or global; `sreg` when it is a special-register read.
-    Unknown { sreg: Option<Sreg> },
+    Unknown {
+        sreg: Option<Sreg>,
+    },
     Add(Vec<usize>),
     Mul(Vec<usize>),
     /// `{ops[0],+,ops[1],+,...}` of a loop.
@@ -80,7 +82,13 @@ impl Tree {
         let f = *flat.get(*pos)?;
         let me = nodes.len();
         *pos += 1;
-        nodes.push(InNode { kind: In::Other, bits: f.bits, nuw: f.flags & 1 != 0, nsw: f.flags & 2 != 0, umax: f.umax });
+        nodes.push(InNode {
+            kind: In::Other,
+            bits: f.bits,
+            nuw: f.flags & 1 != 0,
+            nsw: f.flags & 2 != 0,
+            umax: f.umax,
+        });
         let mut kids = Vec::with_capacity(f.arity as usize);
         for _ in 0..f.arity {
             kids.push(Self::decode_at(flat, pos, nodes)?);
@@ -118,14 +126,27 @@ impl Tree {
 pub enum Out {
     Ref(usize),
     /// A constant of input node `ty`'s type.
-    Const { value: i64, ty: usize },
+    Const {
+        value: i64,
+        ty: usize,
+    },
     Add(Vec<Out>),
     Mul(Vec<Out>),
     /// An affine recurrence of input node `ty`'s loop.
-    AddRec { start: Box<Out>, step: Box<Out>, ty: usize },
+    AddRec {
+        start: Box<Out>,
+        step: Box<Out>,
+        ty: usize,
+    },
     /// Extensions to input node `ty`'s type.
-    SExt { of: Box<Out>, ty: usize },
-    ZExt { of: Box<Out>, ty: usize },
+    SExt {
+        of: Box<Out>,
+        ty: usize,
+    },
+    ZExt {
+        of: Box<Out>,
+        ty: usize,
+    },
 }
 
 impl Out {
@@ -140,7 +161,13 @@ impl Out {
 
     /// Preorder encoding for the adapter.
     pub fn encode(&self, out: &mut Vec<Flat>) {
-        let node = |kind, arity: usize, value, ty| Flat { kind, arity: arity as u32, value, ty, ..Flat::default() };
+        let node = |kind, arity: usize, value, ty| Flat {
+            kind,
+            arity: arity as u32,
+            value,
+            ty,
+            ..Flat::default()
+        };
         match self {
             Out::Ref(i) => out.push(node(kind::REF, 0, *i as i64, *i as i64)),
             Out::Const { value, ty } => out.push(node(kind::CONST, 0, *value, *ty as i64)),

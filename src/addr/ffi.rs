@@ -35,7 +35,17 @@ pub struct NvRecord {
 impl From<&NvRecord> for Record {
     fn from(r: &NvRecord) -> Record {
         let at = Place { block: r.block, dfs_in: r.dfs_in, dfs_out: r.dfs_out, order: r.order };
-        Record { base: r.base, space: r.space, offset: r.offset, at, access: r.access != 0, value: r.value, value_uses: r.value_uses, loop_id: r.loop_id, loop_cost: super::group::loop_cost(r.loop_insts, r.loop_const_geps) }
+        Record {
+            base: r.base,
+            space: r.space,
+            offset: r.offset,
+            at,
+            access: r.access != 0,
+            value: r.value,
+            value_uses: r.value_uses,
+            loop_id: r.loop_id,
+            loop_cost: super::group::loop_cost(r.loop_insts, r.loop_const_geps),
+        }
     }
 }
 
@@ -120,11 +130,24 @@ pub struct Session {
 /// # Safety
 /// Every [`NvStr`] is valid; `attrs` has 3 entries.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_addr_begin(name: NvStr, attrs: *const NvStr, phases: u32) -> *mut Session {
+pub unsafe extern "C" fn nvopt_addr_begin(
+    name: NvStr,
+    attrs: *const NvStr,
+    phases: u32,
+) -> *mut Session {
     let a = slice(attrs, 3);
     let (bounds, _) = LaunchBounds::parse(&a[0].as_str(), &a[1].as_str(), &a[2].as_str());
     let settings = Settings::from_knobs(&Knobs::current(), phases);
-    let s = Session { name: name.as_str().into_owned(), settings, bounds, flat: Vec::new(), rewrites: Vec::new(), classes: Vec::new(), members: Vec::new(), moves: Vec::new() };
+    let s = Session {
+        name: name.as_str().into_owned(),
+        settings,
+        bounds,
+        flat: Vec::new(),
+        rewrites: Vec::new(),
+        classes: Vec::new(),
+        members: Vec::new(),
+        moves: Vec::new(),
+    };
     Box::into_raw(Box::new(s))
 }
 
@@ -202,7 +225,14 @@ pub extern "C" fn nvopt_addr_narrows(uses: u32, index_uses: u32) -> bool {
 /// # Safety
 /// `s` is live; `nodes` has `n` entries; the outputs are writable.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_addr_split(s: *mut Session, nodes: *const Flat, n: usize, out: *mut *const Flat, out_len: *mut usize, offset: *mut i64) -> u32 {
+pub unsafe extern "C" fn nvopt_addr_split(
+    s: *mut Session,
+    nodes: *const Flat,
+    n: usize,
+    out: *mut *const Flat,
+    out_len: *mut usize,
+    offset: *mut i64,
+) -> u32 {
     let s = &mut *s;
     let Some(tree) = Tree::decode(slice(nodes, n)) else { return 2 };
     let sp = split(&tree, &s.settings.rules);
@@ -224,7 +254,13 @@ pub unsafe extern "C" fn nvopt_addr_split(s: *mut Session, nodes: *const Flat, n
 /// # Safety
 /// `s` is live; `recs` has `n` entries; the outputs are writable.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_addr_cbe(s: *mut Session, recs: *const NvRecord, n: usize, out: *mut *const NvRewrite, out_len: *mut usize) {
+pub unsafe extern "C" fn nvopt_addr_cbe(
+    s: *mut Session,
+    recs: *const NvRecord,
+    n: usize,
+    out: *mut *const NvRewrite,
+    out_len: *mut usize,
+) {
     let s = &mut *s;
     let records: Vec<Record> = slice(recs, n).iter().map(Record::from).collect();
     let plan = cbe::plan(&records, &s.settings.cbe);
@@ -232,7 +268,15 @@ pub unsafe extern "C" fn nvopt_addr_cbe(s: *mut Session, recs: *const NvRecord, 
         eprint!("{}", dump_cbe(&s.name, &records, &plan));
     }
     crate::stats::add("codegenpreparescev", "CBE rewrites", plan.len() as u64);
-    s.rewrites = plan.iter().map(|w| NvRewrite { delta: w.delta, record: w.record as u32, anchor: w.anchor as u32, cross_block: w.cross_block as u32 }).collect();
+    s.rewrites = plan
+        .iter()
+        .map(|w| NvRewrite {
+            delta: w.delta,
+            record: w.record as u32,
+            anchor: w.anchor as u32,
+            cross_block: w.cross_block as u32,
+        })
+        .collect();
     *out = s.rewrites.as_ptr();
     *out_len = s.rewrites.len();
 }
@@ -240,11 +284,19 @@ pub unsafe extern "C" fn nvopt_addr_cbe(s: *mut Session, recs: *const NvRecord, 
 fn dump_cbe(name: &str, records: &[Record], plan: &[Rewrite]) -> String {
     let accesses = records.iter().filter(|r| r.access).count();
     let groups = super::group::groups(records);
-    let largest = groups.iter().map(|g| g.iter().filter(|&&i| records[i].access).count()).max().unwrap_or(0);
-    let mut out = format!("scev-cgp: {name}: {accesses} accesses, {} bases, {} rewrites, largest group {largest}\n", groups.len(), plan.len());
+    let largest =
+        groups.iter().map(|g| g.iter().filter(|&&i| records[i].access).count()).max().unwrap_or(0);
+    let mut out = format!(
+        "scev-cgp: {name}: {accesses} accesses, {} bases, {} rewrites, largest group {largest}\n",
+        groups.len(),
+        plan.len()
+    );
     for w in plan {
         let mode = if w.cross_block { "function" } else { "block" };
-        out += &format!("scev-cgp:   record {} = record {} {:+} ({mode})\n", w.record, w.anchor, w.delta);
+        out += &format!(
+            "scev-cgp:   record {} = record {} {:+} ({mode})\n",
+            w.record, w.anchor, w.delta
+        );
     }
     out
 }
@@ -271,11 +323,28 @@ pub unsafe extern "C" fn nvopt_addr_basr(
     let s = &mut *s;
     let records: Vec<Record> = slice(recs, n_recs).iter().map(Record::from).collect();
     let headers: Vec<u32> = slice(loops, n_loops).iter().map(|l| l.header).collect();
-    let loops: Vec<LoopFacts> = slice(loops, n_loops).iter().map(|l| LoopFacts { parent: l.parent, phis: l.phis }).collect();
-    let bases: Vec<BaseFacts> = slice(bases, n_bases).iter().map(|b| BaseFacts { loop_id: b.loop_id, nodes: b.nodes, has_phi: b.has_phi != 0, walk: b.walk }).collect();
+    let loops: Vec<LoopFacts> = slice(loops, n_loops)
+        .iter()
+        .map(|l| LoopFacts { parent: l.parent, phis: l.phis })
+        .collect();
+    let bases: Vec<BaseFacts> = slice(bases, n_bases)
+        .iter()
+        .map(|b| BaseFacts {
+            loop_id: b.loop_id,
+            nodes: b.nodes,
+            has_phi: b.has_phi != 0,
+            walk: b.walk,
+        })
+        .collect();
     let pairs: Vec<PairFacts> = slice(pairs, n_pairs)
         .iter()
-        .map(|p| PairFacts { a: p.a as usize, b: p.b as usize, diff_nodes: p.diff_nodes, invariant: p.invariant != 0, diff: p.diff })
+        .map(|p| PairFacts {
+            a: p.a as usize,
+            b: p.b as usize,
+            diff_nodes: p.diff_nodes,
+            invariant: p.invariant != 0,
+            diff: p.diff,
+        })
         .collect();
     let accesses = records.iter().filter(|r| r.access).count();
     let plan = basr::plan(&s.settings.basr, accesses, &s.bounds, &loops, &bases, &pairs);
@@ -286,15 +355,28 @@ pub unsafe extern "C" fn nvopt_addr_basr(
     for (ci, c) in plan.classes.iter().enumerate() {
         let offsets = moves.iter().filter(|m| m.class == ci).map(|m| records[m.record].offset);
         let origin = normal_origin(offsets, s.settings.norm);
-        s.classes.push(NvClass { origin, loop_id: c.loop_id, leader: c.leader as u32, phi: c.phi as u32 });
+        s.classes.push(NvClass {
+            origin,
+            loop_id: c.loop_id,
+            leader: c.leader as u32,
+            phi: c.phi as u32,
+        });
         let first = s.members.len();
         for (&b, f) in c.members.iter().zip(&c.from) {
             let member = s.members.len() as u32;
-            let from = (first + c.members.iter().position(|m| m == f).expect("a link names a member")) as u32;
-            let before = basr::first_access(&moves, &records, ci, b, headers[c.loop_id as usize]).map_or(-1, |r| r as i32);
+            let from = (first
+                + c.members.iter().position(|m| m == f).expect("a link names a member"))
+                as u32;
+            let before = basr::first_access(&moves, &records, ci, b, headers[c.loop_id as usize])
+                .map_or(-1, |r| r as i32);
             s.members.push(NvMember { class: ci as u32, base: b as u32, from, before });
-            for m in moves.iter().filter(|m| m.class == ci && records[m.record].base as usize == b) {
-                s.moves.push(NvMove { delta: records[m.record].offset - origin, record: m.record as u32, member });
+            for m in moves.iter().filter(|m| m.class == ci && records[m.record].base as usize == b)
+            {
+                s.moves.push(NvMove {
+                    delta: records[m.record].offset - origin,
+                    record: m.record as u32,
+                    member,
+                });
             }
         }
     }
@@ -303,18 +385,40 @@ pub unsafe extern "C" fn nvopt_addr_basr(
     }
     crate::stats::add("codegenpreparescev", "BASR shared bases", s.classes.len() as u64);
     crate::stats::add("codegenpreparescev", "BASR moved accesses", s.moves.len() as u64);
-    *out = [s.classes.as_ptr() as *const u8, s.members.as_ptr() as *const u8, s.moves.as_ptr() as *const u8];
+    *out = [
+        s.classes.as_ptr() as *const u8,
+        s.members.as_ptr() as *const u8,
+        s.moves.as_ptr() as *const u8,
+    ];
     *out_len = [s.classes.len(), s.members.len(), s.moves.len()];
 }
 
-fn dump_basr(name: &str, plan: &basr::Plan, classes: &[NvClass], members: &[NvMember], moves: &[NvMove]) -> String {
+fn dump_basr(
+    name: &str,
+    plan: &basr::Plan,
+    classes: &[NvClass],
+    members: &[NvMember],
+    moves: &[NvMove],
+) -> String {
     let note = if plan.note.is_empty() { String::new() } else { format!(" ({})", plan.note) };
-    let mut out = format!("basr: {name}: budget {} registers, loop-header PHIs {}, {} shared bases{note}\n", plan.budget, plan.loop_phis, classes.len());
+    let mut out = format!(
+        "basr: {name}: budget {} registers, loop-header PHIs {}, {} shared bases{note}\n",
+        plan.budget,
+        plan.loop_phis,
+        classes.len()
+    );
     for (ci, c) in classes.iter().enumerate() {
         let kind = if c.phi != 0 { "new loop-carried PHI" } else { "expanded base" };
-        let bases: Vec<String> = members.iter().filter(|m| m.class as usize == ci).map(|m| m.base.to_string()).collect();
+        let bases: Vec<String> =
+            members.iter().filter(|m| m.class as usize == ci).map(|m| m.base.to_string()).collect();
         let n = moves.iter().filter(|m| members[m.member as usize].class as usize == ci).count();
-        out += &format!("basr:   loop {}: bases [{}] share base {} ({kind}, origin {:+}): {n} accesses\n", c.loop_id, bases.join(", "), c.leader, c.origin);
+        out += &format!(
+            "basr:   loop {}: bases [{}] share base {} ({kind}, origin {:+}): {n} accesses\n",
+            c.loop_id,
+            bases.join(", "),
+            c.leader,
+            c.origin
+        );
     }
     out
 }
@@ -325,7 +429,11 @@ fn dump_basr(name: &str, plan: &basr::Plan, classes: &[NvClass], members: &[NvMe
 /// # Safety
 /// `starts` and `out` hold `n` entries.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_widen_choose(starts: *const super::widen::Start, n: usize, out: *mut u8) {
+pub unsafe extern "C" fn nvopt_widen_choose(
+    starts: *const super::widen::Start,
+    n: usize,
+    out: *mut u8,
+) {
     let chosen = super::widen::choose(super::widening_runs(&Knobs::current()), slice(starts, n));
     for (i, c) in chosen.into_iter().enumerate() {
         *out.add(i) = c as u8;

@@ -98,7 +98,17 @@ mod tests {
 
     #[test]
     fn groups_by_base_and_address_space() {
-        let r = |base, space| Record { base, space, offset: 0, at: Place::default(), access: true, value: 0, value_uses: 1, loop_id: -1, loop_cost: 0 };
+        let r = |base, space| Record {
+            base,
+            space,
+            offset: 0,
+            at: Place::default(),
+            access: true,
+            value: 0,
+            value_uses: 1,
+            loop_id: -1,
+            loop_cost: 0,
+        };
         let g = groups(&[r(1, 1), r(2, 1), r(1, 1), r(1, 3)]);
         assert_eq!(g, vec![vec![0, 2], vec![1], vec![3]]);
     }

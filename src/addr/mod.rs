@@ -49,8 +49,10 @@ impl Settings {
     /// (or when `nv-scev-cgp` is asked for by name).
     pub fn from_knobs(k: &Knobs, phases: u32) -> Settings {
         let cbe_on = k.int("do-scev-cgp") > 0 && phases & (CBE | SCEV_CGP) != 0;
-        let cgp = cbe_on && (phases == SCEV_CGP || (phases & SCEV_CGP != 0 && !k.on("nv-disable-scev-cgp")));
-        let basr_level = if phases & BASR != 0 { k.int("do-base-address-strength-reduce") } else { 0 };
+        let cgp = cbe_on
+            && (phases == SCEV_CGP || (phases & SCEV_CGP != 0 && !k.on("nv-disable-scev-cgp")));
+        let basr_level =
+            if phases & BASR != 0 { k.int("do-base-address-strength-reduce") } else { 0 };
         Settings {
             basr: basr::Config {
                 level: basr_level,
@@ -84,7 +86,9 @@ impl Settings {
 impl Settings {
     /// The phases that will run (bits [`BASR`], [`CBE`], [`SCEV_CGP`]).
     pub fn active(&self) -> u32 {
-        (self.basr.level > 0) as u32 * BASR | self.cbe_on as u32 * CBE | self.rules.tid_max.is_some() as u32 * SCEV_CGP
+        (self.basr.level > 0) as u32 * BASR
+            | self.cbe_on as u32 * CBE
+            | self.rules.tid_max.is_some() as u32 * SCEV_CGP
     }
 }
 
@@ -121,6 +125,9 @@ mod tests {
         let s = Settings::from_knobs(&k, BASR | CBE | SCEV_CGP);
         assert!(!s.cbe_on && s.basr.level == 0 && s.rules.tid_max.is_none());
         k.set("nv-disable-scev-cgp", 0);
-        assert!(Settings::from_knobs(&k, BASR | CBE | SCEV_CGP).rules.tid_max.is_none(), "SCEV-CGP rides on CBE");
+        assert!(
+            Settings::from_knobs(&k, BASR | CBE | SCEV_CGP).rules.tid_max.is_none(),
+            "SCEV-CGP rides on CBE"
+        );
     }
 }

@@ -25,7 +25,8 @@ mod tests {
 
     #[test]
     fn budgets_from_launch_bounds() {
-        let lb = |maxntid: Option<Vec<u64>>, minctasm| LaunchBounds { maxntid, reqntid: None, minctasm };
+        let lb =
+            |maxntid: Option<Vec<u64>>, minctasm| LaunchBounds { maxntid, reqntid: None, minctasm };
         assert_eq!(register_budget(&lb(None, None), 65536), 255);
         assert_eq!(register_budget(&lb(Some(vec![256]), None), 65536), 255);
         assert_eq!(register_budget(&lb(Some(vec![256]), Some(4)), 65536), 64);

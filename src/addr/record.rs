@@ -60,7 +60,11 @@ fn collect(t: &Tree, i: usize, rules: &Rules, terms: &mut Vec<Out>, offset: &mut
         In::AddRec(ops) if ops.len() == 2 => {
             collect(t, ops[0], rules, terms, offset);
             let zero = Out::Const { value: 0, ty: i };
-            terms.push(Out::AddRec { start: Box::new(zero), step: Box::new(Out::Ref(ops[1])), ty: i });
+            terms.push(Out::AddRec {
+                start: Box::new(zero),
+                step: Box::new(Out::Ref(ops[1])),
+                ty: i,
+            });
         }
         In::Mul(ops) => match t.split_const_operand(ops) {
             Some((c, rest)) if rest.len() == 1 => scaled(t, i, c, rest[0], rules, terms, offset),
@@ -73,7 +77,15 @@ fn collect(t: &Tree, i: usize, rules: &Rules, terms: &mut Vec<Out>, offset: &mut
 }
 
 /// `c * x`: the split of `x`, each term scaled by `c`, and `c` times its offset.
-fn scaled(t: &Tree, i: usize, c: i64, x: usize, rules: &Rules, terms: &mut Vec<Out>, offset: &mut i128) {
+fn scaled(
+    t: &Tree,
+    i: usize,
+    c: i64,
+    x: usize,
+    rules: &Rules,
+    terms: &mut Vec<Out>,
+    offset: &mut i128,
+) {
     let (mut inner, mut off) = (Vec::new(), 0i128);
     collect(t, x, rules, &mut inner, &mut off);
     if off == 0 || off.abs() > MAX_OFFSET {
@@ -86,7 +98,15 @@ fn scaled(t: &Tree, i: usize, c: i64, x: usize, rules: &Rules, terms: &mut Vec<O
 }
 
 /// `sext(x + C)` / `zext(x + C)` of node `i`: `ext(x) + C` when the rules prove it.
-fn extension(t: &Tree, i: usize, inner: usize, signed: bool, rules: &Rules, terms: &mut Vec<Out>, offset: &mut i128) {
+fn extension(
+    t: &Tree,
+    i: usize,
+    inner: usize,
+    signed: bool,
+    rules: &Rules,
+    terms: &mut Vec<Out>,
+    offset: &mut i128,
+) {
     let add = t.node(inner);
     let parts = match &add.kind {
         In::Add(ops) => t.split_const_operand(ops),
@@ -106,8 +126,13 @@ fn extension(t: &Tree, i: usize, inner: usize, signed: bool, rules: &Rules, term
         return;
     }
     *offset += if signed { c as i128 } else { (c as u64 & mask(add.bits)) as i128 };
-    let x = Out::sum(rest.into_iter().map(Out::Ref).collect()).expect("an add has two operands or more");
-    terms.push(if signed { Out::SExt { of: Box::new(x), ty: i } } else { Out::ZExt { of: Box::new(x), ty: i } });
+    let x = Out::sum(rest.into_iter().map(Out::Ref).collect())
+        .expect("an add has two operands or more");
+    terms.push(if signed {
+        Out::SExt { of: Box::new(x), ty: i }
+    } else {
+        Out::ZExt { of: Box::new(x), ty: i }
+    });
 }
 
 fn mask(bits: u32) -> u64 {
@@ -137,7 +162,10 @@ pub fn bound(t: &Tree, i: usize, tid_max: u64) -> u128 {
         In::Const(c) => (*c as u64 & mask(n.bits)) as u128,
         In::Unknown { sreg: Some(Sreg::Tid(_) | Sreg::Ntid(_)) } => tid_max as u128,
         In::Add(ops) => ops.iter().map(|&o| bound(t, o, tid_max)).sum(),
-        In::Mul(ops) => ops.iter().try_fold(1u128, |acc, &o| acc.checked_mul(bound(t, o, tid_max))).unwrap_or(u128::MAX),
+        In::Mul(ops) => ops
+            .iter()
+            .try_fold(1u128, |acc, &o| acc.checked_mul(bound(t, o, tid_max)))
+            .unwrap_or(u128::MAX),
         In::ZExt(x) => bound(t, *x, tid_max),
         _ => llvm,
     };
@@ -152,7 +180,12 @@ mod tests {
     use crate::scev_sources::idiom::Dim;
 
     const NSW: u32 = 2;
-    const PLAIN: Rules = Rules { ignore_signed_overflow: false, ignore_unsigned_overflow: false, ignore_bad_base: false, tid_max: None };
+    const PLAIN: Rules = Rules {
+        ignore_signed_overflow: false,
+        ignore_unsigned_overflow: false,
+        ignore_bad_base: false,
+        tid_max: None,
+    };
 
     #[test]
     fn unrooted_bases_are_kept_only_with_ignore_bad_base() {
@@ -180,8 +213,21 @@ mod tests {
     #[test]
     fn recurrences_split_their_start() {
         // {(8 + %p),+,4}
-        let s = run(&[op(kind::ADDREC, 64, 2, 0), op(kind::ADD, 64, 2, 0), cnst(64, 8), unknown(64), cnst(64, 4)], &PLAIN);
-        let rec = Out::AddRec { start: Box::new(Out::Const { value: 0, ty: 0 }), step: Box::new(Out::Ref(4)), ty: 0 };
+        let s = run(
+            &[
+                op(kind::ADDREC, 64, 2, 0),
+                op(kind::ADD, 64, 2, 0),
+                cnst(64, 8),
+                unknown(64),
+                cnst(64, 4),
+            ],
+            &PLAIN,
+        );
+        let rec = Out::AddRec {
+            start: Box::new(Out::Const { value: 0, ty: 0 }),
+            step: Box::new(Out::Ref(4)),
+            ty: 0,
+        };
         assert_eq!(s, Split { base: Some(Out::Add(vec![Out::Ref(3), rec])), offset: 8 });
     }
 
@@ -189,7 +235,15 @@ mod tests {
     fn constant_multipliers_fold_into_the_offset() {
         // %p + 4 * (3 + %i)
         let s = run(
-            &[op(kind::ADD, 64, 2, 0), unknown(64), op(kind::MUL, 64, 2, 0), cnst(64, 4), op(kind::ADD, 64, 2, 0), cnst(64, 3), unknown(64)],
+            &[
+                op(kind::ADD, 64, 2, 0),
+                unknown(64),
+                op(kind::MUL, 64, 2, 0),
+                cnst(64, 4),
+                op(kind::ADD, 64, 2, 0),
+                cnst(64, 3),
+                unknown(64),
+            ],
             &PLAIN,
         );
         let scaled = Out::Mul(vec![Out::Const { value: 4, ty: 2 }, Out::Ref(6)]);
@@ -197,16 +251,29 @@ mod tests {
     }
 
     fn ext_of_add(ext: u32, flags: u32, c: i64, x: Flat) -> Vec<Flat> {
-        vec![op(kind::ADD, 64, 2, 0), unknown(64), op(ext, 64, 1, 0), op(kind::ADD, 32, 2, flags), cnst(32, c), x]
+        vec![
+            op(kind::ADD, 64, 2, 0),
+            unknown(64),
+            op(ext, 64, 1, 0),
+            op(kind::ADD, 32, 2, flags),
+            cnst(32, c),
+            x,
+        ]
     }
 
     #[test]
     fn sext_splits_only_with_nsw_or_the_ignore_knob() {
         let with = run(&ext_of_add(kind::SEXT, NSW, -1, unknown(32)), &PLAIN);
         assert_eq!(with.offset, -1);
-        assert_eq!(with.base, Some(Out::Add(vec![Out::Ref(1), Out::SExt { of: Box::new(Out::Ref(5)), ty: 2 }])));
+        assert_eq!(
+            with.base,
+            Some(Out::Add(vec![Out::Ref(1), Out::SExt { of: Box::new(Out::Ref(5)), ty: 2 }]))
+        );
         let without = ext_of_add(kind::SEXT, 0, -1, unknown(32));
-        assert_eq!(run(&without, &PLAIN), Split { base: Some(Out::Add(vec![Out::Ref(1), Out::Ref(2)])), offset: 0 });
+        assert_eq!(
+            run(&without, &PLAIN),
+            Split { base: Some(Out::Add(vec![Out::Ref(1), Out::Ref(2)])), offset: 0 }
+        );
         let ignore = Rules { ignore_signed_overflow: true, ..PLAIN };
         assert_eq!(run(&without, &ignore).offset, -1);
     }
@@ -225,13 +292,24 @@ mod tests {
         let nuw = ext_of_add(kind::ZEXT, 1, 7, unknown(32));
         assert_eq!(run(&nuw, &PLAIN).offset, 7);
         let ignore = Rules { ignore_unsigned_overflow: true, ..PLAIN };
-        assert_eq!(run(&ext_of_add(kind::ZEXT, 0, 32, unknown(32)), &ignore).offset, 32, "ignore-32-bit-overflow");
+        assert_eq!(
+            run(&ext_of_add(kind::ZEXT, 0, 32, unknown(32)), &ignore).offset,
+            32,
+            "ignore-32-bit-overflow"
+        );
     }
 
     #[test]
     fn bounds_combine_structure_and_llvm_ranges() {
         // 4 * tid.x + 3, with LLVM knowing nothing better than i32.
-        let t = Tree::decode(&[op(kind::ADD, 32, 2, 0), cnst(32, 3), op(kind::MUL, 32, 2, 0), cnst(32, 4), sreg(Sreg::Tid(Dim::X))]).unwrap();
+        let t = Tree::decode(&[
+            op(kind::ADD, 32, 2, 0),
+            cnst(32, 3),
+            op(kind::MUL, 32, 2, 0),
+            cnst(32, 4),
+            sreg(Sreg::Tid(Dim::X)),
+        ])
+        .unwrap();
         assert_eq!(bound(&t, 0, 1024), 4 * 1024 + 3);
         let mut narrow = t.clone();
         narrow.nodes[0].umax = 100;

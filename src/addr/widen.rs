@@ -30,7 +30,10 @@ pub fn choose(on: bool, starts: &[Start]) -> Vec<bool> {
     for s in starts.iter().filter(|s| s.nsw_ops > 0) {
         *per_loop.entry(s.loop_id).or_default() += 1;
     }
-    starts.iter().map(|s| on && s.nsw_ops > 0 && per_loop[&s.loop_id] >= MIN_STARTS_PER_LOOP).collect()
+    starts
+        .iter()
+        .map(|s| on && s.nsw_ops > 0 && per_loop[&s.loop_id] >= MIN_STARTS_PER_LOOP)
+        .collect()
 }
 
 #[cfg(test)]

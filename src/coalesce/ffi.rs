@@ -83,7 +83,12 @@ impl RawFacts {
 
 extern "C" {
     fn nvopt_shim_register_coalesce();
-    fn nvopt_shim_coalesce_current(host: *mut c_void, id: u32, dst: *mut u32, src: *mut u32) -> bool;
+    fn nvopt_shim_coalesce_current(
+        host: *mut c_void,
+        id: u32,
+        dst: *mut u32,
+        src: *mut u32,
+    ) -> bool;
     fn nvopt_shim_coalesce_interferes(host: *mut c_void, id: u32) -> bool;
     fn nvopt_shim_coalesce_merge(host: *mut c_void, id: u32, keep: u32);
     fn nvopt_shim_coalesce_erase_identity(host: *mut c_void, id: u32);
@@ -207,7 +212,11 @@ fn remat_name(o: Origin) -> &'static str {
 /// `host` is the shim's live pass state; `facts` points to `n` readable `RawFacts`, copy `i`
 /// of which the shim knows as id `i`.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_coalesce_run(host: *mut c_void, facts: *const RawFacts, n: usize) -> bool {
+pub unsafe extern "C" fn nvopt_coalesce_run(
+    host: *mut c_void,
+    facts: *const RawFacts,
+    n: usize,
+) -> bool {
     let knobs = Knobs::current();
     if knobs.on("nv-disable-coalesce") {
         return false;

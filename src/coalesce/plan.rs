@@ -261,7 +261,9 @@ pub struct Outcome {
 impl Outcome {
     /// Copies removed from the function.
     pub fn removed(&self) -> u64 {
-        self.merged.values().sum::<u64>() + self.rematerialized.values().sum::<u64>() + self.identities
+        self.merged.values().sum::<u64>()
+            + self.rematerialized.values().sum::<u64>()
+            + self.identities
     }
 }
 
@@ -429,7 +431,10 @@ pub fn coalesce(facts: &[Facts], limits: Limits, oracle: &mut dyn Oracle) -> Out
                 }
                 if oracle.immediate_source(e.id) {
                     let src = oracle.rematerialize(e.id);
-                    log::debug!("nv-coalesce: copy {} of an immediate in %{src} rematerialized", e.id);
+                    log::debug!(
+                        "nv-coalesce: copy {} of an immediate in %{src} rematerialized",
+                        e.id
+                    );
                     regs.touch(src);
                     *out.rematerialized.entry(e.origin).or_default() += 1;
                     removed += 1;
@@ -553,7 +558,12 @@ mod tests {
         }
     }
 
-    const NO_LIMITS: Limits = Limits { copy_limit: usize::MAX, coalesce_limit: usize::MAX, freq_bias: false, remat: true };
+    const NO_LIMITS: Limits = Limits {
+        copy_limit: usize::MAX,
+        coalesce_limit: usize::MAX,
+        freq_bias: false,
+        remat: true,
+    };
 
     #[test]
     fn classifies_origins() {
@@ -606,12 +616,19 @@ mod tests {
     #[test]
     fn merges_without_interference_and_keeps_with() {
         // %1 = COPY %2 kills %2 (disjoint); %3 = COPY %4 with %4 live on (overlap).
-        let mut fake = Fake::new(&[(1, 2, 5), (3, 4, 7)], &[(1, &[5, 6]), (2, &[4]), (3, &[7, 8]), (4, &[6, 7, 8])]);
+        let mut fake = Fake::new(
+            &[(1, 2, 5), (3, 4, 7)],
+            &[(1, &[5, 6]), (2, &[4]), (3, &[7, 8]), (4, &[6, 7, 8])],
+        );
         let out = coalesce(&[facts(1, 2), facts(3, 4)], NO_LIMITS, &mut fake);
         assert_eq!(out.merged[&Origin::Other], 1);
         assert_eq!(out.kept[&Origin::Other], 1);
         assert_eq!(fake.kept, [(1, false)], "kept for interference");
-        assert_eq!(fake.log, ["q0", "m0", "q1"], "no second question: no merge touched copy 1's registers");
+        assert_eq!(
+            fake.log,
+            ["q0", "m0", "q1"],
+            "no second question: no merge touched copy 1's registers"
+        );
         assert_eq!((out.rounds, out.reused_answers), (2, 1));
         assert_eq!(out.removed(), 1);
     }
@@ -621,12 +638,21 @@ mod tests {
         // Keys 9, 3, 3 (copy 2 heavier than copy 1), 5: order 2, 1, 3, 0.
         let mut fake = Fake::new(
             &[(9, 10, 1), (3, 11, 3), (3, 12, 5), (5, 13, 7)],
-            &[(9, &[1]), (10, &[0, 1]), (3, &[3, 5]), (11, &[2, 3]), (12, &[4, 5]), (5, &[7]), (13, &[6, 7])],
+            &[
+                (9, &[1]),
+                (10, &[0, 1]),
+                (3, &[3, 5]),
+                (11, &[2, 3]),
+                (12, &[4, 5]),
+                (5, &[7]),
+                (13, &[6, 7]),
+            ],
         );
         let mut f = vec![facts(9, 10), facts(3, 11), facts(3, 12), facts(5, 13)];
         f[2].src_weight.uses = 10;
         let out = coalesce(&f, NO_LIMITS, &mut fake);
-        let queries: Vec<&str> = fake.log.iter().filter(|s| s.starts_with('q')).map(|s| s.as_str()).collect();
+        let queries: Vec<&str> =
+            fake.log.iter().filter(|s| s.starts_with('q')).map(|s| s.as_str()).collect();
         assert_eq!(queries, ["q2", "q1", "q3", "q0"]);
         assert_eq!(out.kept.values().sum::<u64>(), 4);
     }
@@ -638,7 +664,10 @@ mod tests {
         f[1].freq = 32.0; // hot
         f[0].freq = 0.5;
         let run = |bias: bool| {
-            let mut fake = Fake::new(&[(3, 1, 2), (3, 2, 4)], &[(3, &[1, 2, 3, 4]), (1, &[1, 2]), (2, &[3, 4])]);
+            let mut fake = Fake::new(
+                &[(3, 1, 2), (3, 2, 4)],
+                &[(3, &[1, 2, 3, 4]), (1, &[1, 2]), (2, &[3, 4])],
+            );
             coalesce(&f, Limits { freq_bias: bias, ..NO_LIMITS }, &mut fake);
             fake.log.iter().filter(|s| s.starts_with('q')).cloned().collect::<Vec<_>>()
         };
@@ -676,7 +705,10 @@ mod tests {
                 self.0.kept(id, by_limit)
             }
         }
-        let fake = Fake::new(&[(1, 2, 2), (2, 7, 5), (8, 9, 9)], &[(1, &[2, 3]), (2, &[1, 3, 5]), (7, &[4]), (8, &[9, 10]), (9, &[8, 9, 10])]);
+        let fake = Fake::new(
+            &[(1, 2, 2), (2, 7, 5), (8, 9, 9)],
+            &[(1, &[2, 3]), (2, &[1, 3, 5]), (7, &[4]), (8, &[9, 10]), (9, &[8, 9, 10])],
+        );
         let mut s = Shrinking(fake);
         let out = coalesce(&[facts(1, 2), facts(2, 7), facts(8, 9)], NO_LIMITS, &mut s);
         // Round 1: q0 fails, q1 merges %7 into %2 (dropping point 3), q2 fails.
@@ -690,10 +722,17 @@ mod tests {
 
     #[test]
     fn copy_limit_bounds_candidates() {
-        let mut fake = Fake::new(&[(1, 2, 1), (3, 4, 3), (5, 6, 5)], &[(1, &[1]), (2, &[0]), (3, &[3]), (4, &[2]), (5, &[5]), (6, &[4])]);
+        let mut fake = Fake::new(
+            &[(1, 2, 1), (3, 4, 3), (5, 6, 5)],
+            &[(1, &[1]), (2, &[0]), (3, &[3]), (4, &[2]), (5, &[5]), (6, &[4])],
+        );
         let mut x = facts(1, 2);
         x.same_class = false; // excluded copies do not count against the limit
-        let out = coalesce(&[x, facts(3, 4), facts(5, 6)], Limits { copy_limit: 1, ..NO_LIMITS }, &mut fake);
+        let out = coalesce(
+            &[x, facts(3, 4), facts(5, 6)],
+            Limits { copy_limit: 1, ..NO_LIMITS },
+            &mut fake,
+        );
         assert_eq!(out.over_copy_limit, 1);
         assert_eq!(out.merged[&Origin::Other], 1);
         assert_eq!(fake.log, ["q1", "m1"]);
@@ -701,8 +740,15 @@ mod tests {
 
     #[test]
     fn coalesce_limit_stops_merging() {
-        let mut fake = Fake::new(&[(1, 2, 1), (3, 4, 3), (5, 6, 5)], &[(1, &[1]), (2, &[0]), (3, &[3]), (4, &[2]), (5, &[5]), (6, &[4])]);
-        let out = coalesce(&[facts(1, 2), facts(3, 4), facts(5, 6)], Limits { coalesce_limit: 1, ..NO_LIMITS }, &mut fake);
+        let mut fake = Fake::new(
+            &[(1, 2, 1), (3, 4, 3), (5, 6, 5)],
+            &[(1, &[1]), (2, &[0]), (3, &[3]), (4, &[2]), (5, &[5]), (6, &[4])],
+        );
+        let out = coalesce(
+            &[facts(1, 2), facts(3, 4), facts(5, 6)],
+            Limits { coalesce_limit: 1, ..NO_LIMITS },
+            &mut fake,
+        );
         assert!(out.hit_coalesce_limit);
         assert_eq!(out.removed(), 1);
         assert_eq!(out.kept[&Origin::Other], 2);
@@ -734,7 +780,10 @@ mod tests {
     fn rematerializes_interfering_immediates_after_convergence() {
         // %1 = COPY %9 and %2 = COPY %9 with %9 = 0.0 live on (accumulator init): both
         // interfere; only copy 1 reads an immediate.
-        let mut fake = Fake::new(&[(1, 9, 2), (2, 8, 3)], &[(1, &[2, 3, 4]), (2, &[3, 4]), (9, &[1, 2, 3, 4]), (8, &[2, 3, 4])]);
+        let mut fake = Fake::new(
+            &[(1, 9, 2), (2, 8, 3)],
+            &[(1, &[2, 3, 4]), (2, &[3, 4]), (9, &[1, 2, 3, 4]), (8, &[2, 3, 4])],
+        );
         fake.immediates.insert(0);
         let out = coalesce(&[facts(1, 9), facts(2, 8)], NO_LIMITS, &mut fake);
         assert_eq!(fake.log, ["q0", "q1", "r0"]);
@@ -751,7 +800,8 @@ mod tests {
     fn remat_shrink_allows_a_later_merge() {
         // %1 = COPY %9 (immediate, at 2) keeps %9 live at 2; %9's other copy %5 = COPY %9 at 6
         // interferes with %5 only at point 2, which the remat frees.
-        let mut fake = Fake::new(&[(1, 9, 2), (5, 9, 6)], &[(1, &[2, 3]), (9, &[1, 2, 5]), (5, &[2, 6, 7])]);
+        let mut fake =
+            Fake::new(&[(1, 9, 2), (5, 9, 6)], &[(1, &[2, 3]), (9, &[1, 2, 5]), (5, &[2, 6, 7])]);
         fake.immediates.insert(0);
         let out = coalesce(&[facts(1, 9), facts(5, 9)], NO_LIMITS, &mut fake);
         assert_eq!(fake.log, ["q0", "q1", "r0", "q1", "m1"]);

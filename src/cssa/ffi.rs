@@ -218,7 +218,9 @@ pub unsafe extern "C" fn nvopt_cssa_run(host: *mut c_void, f: *const RawFunction
     for e in &out.edits {
         log::debug!("nv-cssa: {e:?}");
         match *e {
-            Edit::Substitute { phi, slot, with } => nvopt_shim_cssa_substitute(host, phi, slot, with),
+            Edit::Substitute { phi, slot, with } => {
+                nvopt_shim_cssa_substitute(host, phi, slot, with)
+            }
             Edit::Sink { inst, after } => nvopt_shim_cssa_sink(host, inst, after),
         }
     }
@@ -238,7 +240,14 @@ mod tests {
             RawBlock { succ_first: 3, succ_count: 0, inst_first: 5, inst_count: 1 },
         ];
         let succs = vec![1, 1, 2];
-        let kinds = vec![KIND_TERMINATOR, KIND_PHI, KIND_MOVABLE, KIND_MOVABLE, KIND_TERMINATOR, KIND_TERMINATOR];
+        let kinds = vec![
+            KIND_TERMINATOR,
+            KIND_PHI,
+            KIND_MOVABLE,
+            KIND_MOVABLE,
+            KIND_TERMINATOR,
+            KIND_TERMINATOR,
+        ];
         let u = |value, user| RawUse { value, user, phi: NONE, slot: 0, from: 0 };
         let uses = vec![
             u(1, 2),

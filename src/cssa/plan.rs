@@ -265,10 +265,7 @@ impl Model {
     /// not interfere with the PHI.
     fn equal_operand(&self, phi: u32, slot: u32) -> Option<u32> {
         let inc = &self.phis[phi as usize].incoming[slot as usize];
-        inc.equal
-            .iter()
-            .copied()
-            .find(|&a| Some(a) != inc.value && !self.interferes(phi, slot, a))
+        inc.equal.iter().copied().find(|&a| Some(a) != inc.value && !self.interferes(phi, slot, a))
     }
 
     /// The sink rewrite for operand `slot` of `phi`: (instruction to move, instruction to put it
@@ -440,9 +437,17 @@ mod tests {
                 for (slot, (pred, v, eq)) in inc.iter().enumerate() {
                     let v = v.map(fix);
                     if let Some(v) = v {
-                        uses[v as usize].push(Use::Edge { from: *pred, phi: k as u32, slot: slot as u32 });
+                        uses[v as usize].push(Use::Edge {
+                            from: *pred,
+                            phi: k as u32,
+                            slot: slot as u32,
+                        });
                     }
-                    incoming.push(Incoming { pred: *pred, value: v, equal: eq.iter().map(|&e| fix(e)).collect() });
+                    incoming.push(Incoming {
+                        pred: *pred,
+                        value: v,
+                        equal: eq.iter().map(|&e| fix(e)).collect(),
+                    });
                 }
                 phis.push(super::Phi { inst: *inst, incoming });
             }

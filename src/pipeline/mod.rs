@@ -4,8 +4,8 @@
 //! Tiers 1/2/3 for O1-O3, separate fast-compile pipelines, common tail, minimal O0); pass
 //! identities and order from cicc 13.5's prints (research-facts.md).
 mod levels;
-pub mod slots;
 mod report;
+pub mod slots;
 mod table;
 
 use crate::knobs::Knobs;
@@ -77,10 +77,9 @@ pub fn parse_element(element: &str) -> Result<Option<Level>, String> {
     if !rest.is_empty() && !rest.starts_with('<') {
         return Ok(None);
     }
-    let params = rest
-        .strip_prefix('<')
-        .and_then(|r| r.strip_suffix('>'))
-        .ok_or_else(|| format!("'{element}' needs a level: nvopt<LEVEL> with LEVEL one of {LEVEL_NAMES}"))?;
+    let params = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')).ok_or_else(|| {
+        format!("'{element}' needs a level: nvopt<LEVEL> with LEVEL one of {LEVEL_NAMES}")
+    })?;
     Level::ALL
         .into_iter()
         .find(|l| l.name() == params)
@@ -154,7 +153,10 @@ pub fn build(ctx: &Context) -> Result<Built, String> {
 /// `has_nvptx` asks LLVM whether the NVPTX-only passes exist. Reads the knobs, warns once
 /// when NVPTX-only slots are skipped, prints the slot report when asked, and counts slots in
 /// the statistics.
-pub fn build_element(element: &str, has_nvptx: impl FnOnce() -> bool) -> Result<Option<String>, String> {
+pub fn build_element(
+    element: &str,
+    has_nvptx: impl FnOnce() -> bool,
+) -> Result<Option<String>, String> {
     let Some(level) = parse_element(element)? else { return Ok(None) };
     let has_nvptx = has_nvptx();
     let ctx = Context::new(level, Knobs::current(), has_nvptx);
@@ -198,9 +200,15 @@ fn record_stats(level: Level, built: &Built) {
     let stat = |what: &'static str, n: usize| crate::stats::add(&pass, what, n as u64);
     stat("pipelines built", 1);
     stat("slots that run a pass", built.count(|s| s.status == Status::Runs));
-    stat("slots switched off by a condition or knob", built.count(|s| matches!(s.status, Status::Off(_))));
+    stat(
+        "slots switched off by a condition or knob",
+        built.count(|s| matches!(s.status, Status::Off(_))),
+    );
     stat("NVIDIA-only slots with no upstream pass", built.count(|s| s.status == Status::Empty));
-    stat("NVPTX-only slots skipped (no NVPTX target)", built.count(|s| s.status == Status::NoNvptx));
+    stat(
+        "NVPTX-only slots skipped (no NVPTX target)",
+        built.count(|s| s.status == Status::NoNvptx),
+    );
 }
 
 #[cfg(test)]

@@ -28,41 +28,129 @@ const fn nv(
 }
 
 pub static NV_SLOTS: &[NvSlot] = &[
-    nv("printf-lowering", "nv:opaque-98c148 (nvvm-printf-lowering)", "", "",
-       "clang already lowers device printf to vprintf"),
-    nv("pretreat", "nv:opaque-134f18 (nvvm-pretreat)", "", "", "NVIDIA-only catch-all; no upstream equivalent"),
-    nv("inline-must", "nv:opaque-67bba4 (nv-inline-must)", "", "",
-       "marks must-inline functions; alwaysinline attributes already do this upstream"),
-    nv("early-inliner", "nv:opaque-762ed7 (early module inliner, O2/O3)", "", "",
-       "the later cgscc(inline) slot does the inlining; O1's always-inline sits in this slot"),
-    nv("merge-sets", "nv:opaque-3ea7d9 (merge-sets or byval-mem2reg)", "", "", "no upstream equivalent"),
-    nv("process-restrict", "nv:ProcessRestrict", "", "",
-       "clang already turns __restrict__ parameters into noalias"),
-    nv("memory-space-opt", "nv:MemorySpaceOpt", "infer-address-spaces", "memory-space-opt",
-       "upstream counterpart: infers the address space of generic pointers"),
+    nv(
+        "printf-lowering",
+        "nv:opaque-98c148 (nvvm-printf-lowering)",
+        "",
+        "",
+        "clang already lowers device printf to vprintf",
+    ),
+    nv(
+        "pretreat",
+        "nv:opaque-134f18 (nvvm-pretreat)",
+        "",
+        "",
+        "NVIDIA-only catch-all; no upstream equivalent",
+    ),
+    nv(
+        "inline-must",
+        "nv:opaque-67bba4 (nv-inline-must)",
+        "",
+        "",
+        "marks must-inline functions; alwaysinline attributes already do this upstream",
+    ),
+    nv(
+        "early-inliner",
+        "nv:opaque-762ed7 (early module inliner, O2/O3)",
+        "",
+        "",
+        "the later cgscc(inline) slot does the inlining; O1's always-inline sits in this slot",
+    ),
+    nv(
+        "merge-sets",
+        "nv:opaque-3ea7d9 (merge-sets or byval-mem2reg)",
+        "",
+        "",
+        "no upstream equivalent",
+    ),
+    nv(
+        "process-restrict",
+        "nv:ProcessRestrict",
+        "",
+        "",
+        "clang already turns __restrict__ parameters into noalias",
+    ),
+    nv(
+        "memory-space-opt",
+        "nv:MemorySpaceOpt",
+        "infer-address-spaces",
+        "memory-space-opt",
+        "upstream counterpart: infers the address space of generic pointers",
+    ),
     nv("unknown-c0b98e", "nv:opaque-c0b98e (unknown)", "", "", "identity unknown"),
     nv("branch-dist", "nv:opaque-03d7cd (branch-dist)", "", "", "no upstream equivalent"),
-    nv("loop-index-split", "nv:opaque-4e83a2 (loop-index-split)", "", "",
-       "removed from upstream LLVM long ago"),
-    nv("propagate-alignment", "nv:opaque-f14fb8 (nvvm-propagate-alignment)", "infer-alignment",
-       "!nv-disable-propagate-alignment", "upstream counterpart: infers pointer alignment"),
-    nv("sink2", "nv:opaque-3b60e6 (sink2)", "sink", "!nv-disable-sink",
-       "upstream code sinking, which shortens live ranges like cicc's Sinking2"),
-    nv("lower-struct-args", "nv:LowerStructArgs", "nvptx-lower-args", "!nv-disable-lower-args",
-       "upstream counterpart: lowers byval kernel parameters to the param space"),
-    nv("lower-aggr-copies", "nv:LowerAggrCopies", "", "",
-       "llc's legacy NVPTX pipeline runs the upstream lowering of aggregate copies"),
+    nv(
+        "loop-index-split",
+        "nv:opaque-4e83a2 (loop-index-split)",
+        "",
+        "",
+        "removed from upstream LLVM long ago",
+    ),
+    nv(
+        "propagate-alignment",
+        "nv:opaque-f14fb8 (nvvm-propagate-alignment)",
+        "infer-alignment",
+        "!nv-disable-propagate-alignment",
+        "upstream counterpart: infers pointer alignment",
+    ),
+    nv(
+        "sink2",
+        "nv:opaque-3b60e6 (sink2)",
+        "sink",
+        "!nv-disable-sink",
+        "upstream code sinking, which shortens live ranges like cicc's Sinking2",
+    ),
+    nv(
+        "lower-struct-args",
+        "nv:LowerStructArgs",
+        "nvptx-lower-args",
+        "!nv-disable-lower-args",
+        "upstream counterpart: lowers byval kernel parameters to the param space",
+    ),
+    nv(
+        "lower-aggr-copies",
+        "nv:LowerAggrCopies",
+        "",
+        "",
+        "llc's legacy NVPTX pipeline runs the upstream lowering of aggregate copies",
+    ),
     nv("ipmsp", "nv:opaque-200cd2 (ipmemoryspaceprop)", "", "do-ip-msp", "no upstream equivalent"),
-    nv("dbe", "nv:opaque-470840 (dead barrier elimination)", "", "feature-bit-1",
-       "no upstream equivalent"),
-    nv("set-global-array-alignment", "nv:SetGlobalArrayAlignment", "", "", "no upstream equivalent"),
-    nv("reuse-local-memory", "nv:opaque-b09fc2 (nvvm-reuse-local-memory)", "", "lsa-opt",
-       "no upstream equivalent"),
-    nv("set-local-array-alignment", "nv:opaque-f69226 (set-local-array-alignment)", "", "lsa-opt",
-       "no upstream equivalent"),
+    nv(
+        "dbe",
+        "nv:opaque-470840 (dead barrier elimination)",
+        "",
+        "feature-bit-1",
+        "no upstream equivalent",
+    ),
+    nv(
+        "set-global-array-alignment",
+        "nv:SetGlobalArrayAlignment",
+        "",
+        "",
+        "no upstream equivalent",
+    ),
+    nv(
+        "reuse-local-memory",
+        "nv:opaque-b09fc2 (nvvm-reuse-local-memory)",
+        "",
+        "lsa-opt",
+        "no upstream equivalent",
+    ),
+    nv(
+        "set-local-array-alignment",
+        "nv:opaque-f69226 (set-local-array-alignment)",
+        "",
+        "lsa-opt",
+        "no upstream equivalent",
+    ),
     nv("lower-ops", "nv:LowerOps", "", "", "no upstream equivalent"),
-    nv("cnp-launch-check", "nv:opaque-0050c7 (cnp-launch-check)", "", "",
-       "a legality check of device-side launches; no upstream equivalent"),
+    nv(
+        "cnp-launch-check",
+        "nv:opaque-0050c7 (cnp-launch-check)",
+        "",
+        "",
+        "a legality check of device-side launches; no upstream equivalent",
+    ),
 ];
 
 pub fn nv_slot(name: &str) -> Option<&'static NvSlot> {
@@ -109,7 +197,8 @@ pub fn pass_guard(pass_text: &str) -> Option<&'static str> {
 }
 
 /// Passes that LLVM registers only when the NVPTX target is present.
-pub static NVPTX_ONLY: &[&str] = &["nvvm-intr-range", "nvvm-reflect", "generic-to-nvvm", "nvptx-lower-args"];
+pub static NVPTX_ONLY: &[&str] =
+    &["nvvm-intr-range", "nvvm-reflect", "generic-to-nvvm", "nvptx-lower-args"];
 
 pub fn is_nvptx_only(pass_text: &str) -> bool {
     NVPTX_ONLY.contains(&pass_name(pass_text))
@@ -132,7 +221,10 @@ mod tests {
         }
         for s in NV_SLOTS {
             let k = s.enable.trim_start_matches('!');
-            assert!(k.is_empty() || k.starts_with("feature-bit-") || knobs::find(k).is_some(), "{k}");
+            assert!(
+                k.is_empty() || k.starts_with("feature-bit-") || knobs::find(k).is_some(),
+                "{k}"
+            );
         }
     }
 
@@ -147,11 +239,16 @@ mod tests {
 
 /// The README's table of NVIDIA-only slots and what runs in each (kept in step by a test).
 pub fn markdown_table() -> String {
-    let mut out = String::from("| slot | cicc 13.5 pass | runs in nvopt | guard | why |\n|---|---|---|---|---|\n");
+    let mut out = String::from(
+        "| slot | cicc 13.5 pass | runs in nvopt | guard | why |\n|---|---|---|---|---|\n",
+    );
     for s in NV_SLOTS {
         let runs = if s.runs.is_empty() { "nothing".to_string() } else { format!("`{}`", s.runs) };
         let guard = if s.enable.is_empty() { "-".to_string() } else { format!("`{}`", s.enable) };
-        out.push_str(&format!("| `nv:{}` | {} | {runs} | {guard} | {} |\n", s.name, s.cicc, s.note));
+        out.push_str(&format!(
+            "| `nv:{}` | {} | {runs} | {guard} | {} |\n",
+            s.name, s.cicc, s.note
+        ));
     }
     out
 }

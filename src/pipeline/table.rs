@@ -70,7 +70,9 @@ fn close(stack: &mut Vec<(String, Vec<Node>)>) {
 
 fn split_conds(line: &str) -> (String, Vec<String>) {
     match line.split_once(" ? ") {
-        Some((item, conds)) => (item.trim().to_string(), conds.split_whitespace().map(String::from).collect()),
+        Some((item, conds)) => {
+            (item.trim().to_string(), conds.split_whitespace().map(String::from).collect())
+        }
         None => (line.to_string(), Vec::new()),
     }
 }
@@ -111,7 +113,12 @@ fn emit_node(node: &Node, ctx: &Context, slots: &mut Vec<Slot>) -> String {
 
 /// Decides what one slot runs and whether it runs.
 fn evaluate(item: &str, conds: &[String], ctx: &Context) -> Slot {
-    let mut slot = Slot { item: item.to_string(), conds: conds.to_vec(), runs: String::new(), status: Status::Runs };
+    let mut slot = Slot {
+        item: item.to_string(),
+        conds: conds.to_vec(),
+        runs: String::new(),
+        status: Status::Runs,
+    };
     if let Some(failed) = conds.iter().find(|c| !condition(c, ctx)) {
         slot.status = Status::Off(failed.clone());
         return slot;
@@ -148,7 +155,13 @@ fn resolve(item: &str, ctx: &Context) -> (String, Option<&'static str>) {
 /// `@scfg:B[:rhs]` -> cicc's simplifycfg parameters (reference prints).
 fn simplifycfg(spec: &str) -> String {
     let (bonus, flags) = spec.split_once(':').unwrap_or((spec, ""));
-    let opt = |c: char, name: &str| if flags.contains(c) { name.to_string() } else { format!("no-{name}") };
+    let opt = |c: char, name: &str| {
+        if flags.contains(c) {
+            name.to_string()
+        } else {
+            format!("no-{name}")
+        }
+    };
     format!(
         "simplifycfg<bonus-inst-threshold={bonus};no-forward-switch-cond;{};no-switch-to-arithmetic;\
          no-switch-to-lookup;keep-loops;{};no-hoist-loads-stores-with-cond-faulting;{};\

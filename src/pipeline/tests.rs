@@ -61,7 +61,11 @@ fn o1_o2_o3_differences() {
     let (o1, o2, o3) = (text(Level::O1), text(Level::O2), text(Level::O3));
     assert!(o1.contains("always-inline") && !o1.contains("cgscc(inline)"));
     assert!(o2.contains("cgscc(inline)") && !o2.contains("always-inline"));
-    assert!(!o1.contains("loop-unroll") && o2.contains("loop-unroll<O2>") && o3.contains("loop-unroll<O3>"));
+    assert!(
+        !o1.contains("loop-unroll")
+            && o2.contains("loop-unroll<O2>")
+            && o3.contains("loop-unroll<O3>")
+    );
     assert!(!o2.contains("argpromotion") && o3.contains("argpromotion"));
     assert_eq!(o1.matches("gvn<").count(), 1);
     assert_eq!(o2.matches("gvn<").count(), 2);
@@ -92,7 +96,9 @@ fn ofcmax_forces_memory_space_and_lsa_off() {
 fn ofcmax_has_no_inliner_sroa_or_loop_passes() {
     let l = leaves(&text(Level::Ofcmax));
     assert!(l.contains(&"instcombine".to_string()));
-    for p in ["inline", "always-inline", "sroa", "licm", "gvn", "loop-rotate", "indvars", "loop-unroll"] {
+    for p in
+        ["inline", "always-inline", "sroa", "licm", "gvn", "loop-rotate", "indvars", "loop-unroll"]
+    {
         assert!(!l.contains(&p.to_string()), "{p} in {l:?}");
     }
 }
@@ -101,17 +107,25 @@ fn ofcmax_has_no_inliner_sroa_or_loop_passes() {
 fn cgscc_iterations_by_level_and_knob() {
     assert!(text(Level::Ofcmid).contains("cgscc(devirt<5>(inline,"));
     assert!(text(Level::O3).contains("cgscc(inline)"));
-    assert!(built(Level::O3, |k| k.set("nv-cgscc-iterations", 3)).text.contains("cgscc(devirt<3>(inline))"));
+    assert!(built(Level::O3, |k| k.set("nv-cgscc-iterations", 3))
+        .text
+        .contains("cgscc(devirt<3>(inline))"));
 }
 
 #[test]
 fn guard_knobs_switch_slots_off() {
     assert!(!built(Level::O3, |k| k.set("nv-disable-licm", 1)).text.contains("licm"));
-    assert!(!built(Level::O3, |k| k.set("memory-space-opt", 0)).text.contains("infer-address-spaces"));
+    assert!(!built(Level::O3, |k| k.set("memory-space-opt", 0))
+        .text
+        .contains("infer-address-spaces"));
     assert_eq!(text(Level::O3).matches("infer-address-spaces").count(), 3);
     let lv = built(Level::O3, |k| k.set("nv-loop-vectorize", 1)).text;
-    assert!(lv.contains("loop-vectorize<no-interleave-forced-only") && lv.contains("slp-vectorizer"));
-    assert!(built(Level::O1, |k| k.set("nv-loop-vectorize", 1)).text.contains("loop-vectorize<interleave-forced-only"));
+    assert!(
+        lv.contains("loop-vectorize<no-interleave-forced-only") && lv.contains("slp-vectorizer")
+    );
+    assert!(built(Level::O1, |k| k.set("nv-loop-vectorize", 1))
+        .text
+        .contains("loop-vectorize<interleave-forced-only"));
 }
 
 #[test]

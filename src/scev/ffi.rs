@@ -29,7 +29,12 @@ extern "C" {
     fn nvopt_shim_scev_begin_scoring(host: *mut c_void);
     fn nvopt_shim_scev_count(host: *mut c_void, s: ScevId, limit: u64) -> u64;
     fn nvopt_shim_scev_unknown(host: *mut c_void, v: ValueId) -> ScevId;
-    fn nvopt_shim_scev_build_operands(host: *mut c_void, v: ValueId, out: *mut ValueId, cap: usize) -> usize;
+    fn nvopt_shim_scev_build_operands(
+        host: *mut c_void,
+        v: ValueId,
+        out: *mut ValueId,
+        cap: usize,
+    ) -> usize;
     fn nvopt_shim_scev_build(
         host: *mut c_void,
         v: ValueId,
@@ -65,7 +70,9 @@ impl ScoreGraph for Shim {
             KIND_INSTRUCTION => Node::Instruction {
                 loop_depth: raw.loop_depth,
                 // SAFETY: as above; i < num_operands.
-                operands: (0..raw.num_operands).map(|i| unsafe { nvopt_shim_scev_operand(self.host, v, i) }).collect(),
+                operands: (0..raw.num_operands)
+                    .map(|i| unsafe { nvopt_shim_scev_operand(self.host, v, i) })
+                    .collect(),
             },
             _ => Node::Other,
         }
@@ -95,7 +102,9 @@ impl Host for Shim {
         let mut buf = vec![0usize; 8];
         loop {
             // SAFETY: buf has buf.len() writable slots.
-            let n = unsafe { nvopt_shim_scev_build_operands(self.host, v, buf.as_mut_ptr(), buf.len()) };
+            let n = unsafe {
+                nvopt_shim_scev_build_operands(self.host, v, buf.as_mut_ptr(), buf.len())
+            };
             if n <= buf.len() {
                 buf.truncate(n);
                 return buf;
@@ -107,7 +116,14 @@ impl Host for Shim {
         let mut add_items = 0u32;
         // SAFETY: operands are the SCEVs of the values build_operands listed, in order.
         let scev = unsafe {
-            nvopt_shim_scev_build(self.host, v, operands.as_ptr(), operands.len(), tainted, &mut add_items)
+            nvopt_shim_scev_build(
+                self.host,
+                v,
+                operands.as_ptr(),
+                operands.len(),
+                tainted,
+                &mut add_items,
+            )
         };
         Built { scev, add_items }
     }
@@ -168,7 +184,12 @@ pub unsafe extern "C" fn nvopt_scev_get(s: *mut State, host: *mut c_void, v: Val
 /// # Safety
 /// `s` is live; `buf` has `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_scev_explain(s: *const State, v: ValueId, buf: *mut u8, cap: usize) -> usize {
+pub unsafe extern "C" fn nvopt_scev_explain(
+    s: *const State,
+    v: ValueId,
+    buf: *mut u8,
+    cap: usize,
+) -> usize {
     let s = &*s;
     copy_out(&explain(s.gate.why(v), &Knobs::current()), buf, cap)
 }
@@ -252,7 +273,11 @@ pub fn explain(why: Option<Why>, k: &Knobs) -> String {
 
 /// The per-function summary of `print<nv-scev>`.
 pub fn summary(gate: &Gate, kernel: bool) -> String {
-    let mode = if gate.simple_mode() { "simple (complexity control)" } else { "normal (recursion budget)" };
+    let mode = if gate.simple_mode() {
+        "simple (complexity control)"
+    } else {
+        "normal (recursion budget)"
+    };
     let bypass = if kernel { "yes (ptx_kernel)" } else { "no (device function)" };
     format!("mode: {mode}, failures: {}, kernel budget bypass: {bypass}", gate.failures())
 }
@@ -264,7 +289,10 @@ mod tests {
     #[test]
     fn a_loop_takes_the_idiom_of_its_first_recurrence_with_one() {
         assert_eq!(loop_idiom(&[]), Idiom::None);
-        assert_eq!(loop_idiom(&[Idiom::None, Idiom::GridStride, Idiom::WarpStride]), Idiom::GridStride);
+        assert_eq!(
+            loop_idiom(&[Idiom::None, Idiom::GridStride, Idiom::WarpStride]),
+            Idiom::GridStride
+        );
         assert_eq!(loop_idiom(&[Idiom::BlockStride, Idiom::None]), Idiom::BlockStride);
     }
 }

@@ -11,7 +11,7 @@
 //! builds a node either by asking LLVM's ScalarEvolution for it (when no operand was gated,
 //! LLVM's answer is the same expression with LLVM's own wrap flags) or from the gated operand
 //! expressions (a node whose operand was gated is "tainted").
-use super::score::{score, Config, Node, Score, ScevId, ScoreGraph, ValueId};
+use super::score::{score, Config, Node, ScevId, Score, ScoreGraph, ValueId};
 use std::collections::{HashMap, HashSet};
 
 /// The limits, from the knobs.
@@ -106,7 +106,14 @@ enum Step {
 
 impl Gate {
     pub fn new(limits: Limits) -> Self {
-        Gate { limits, simple_mode: limits.complexity_control, failures: 0, recursion: 0, cache: HashMap::new(), budget_spent: HashSet::new() }
+        Gate {
+            limits,
+            simple_mode: limits.complexity_control,
+            failures: 0,
+            recursion: 0,
+            cache: HashMap::new(),
+            budget_spent: HashSet::new(),
+        }
     }
 
     pub fn failures(&self) -> u32 {
@@ -199,7 +206,10 @@ impl Gate {
                     let ops = host.operands(v);
                     work.push(Step::Build(v, ops));
                 }
-                Step::Build(v, ops) if !self.cache.contains_key(&v) && ops.iter().any(|o| !self.known(o, &spent)) => {
+                Step::Build(v, ops)
+                    if !self.cache.contains_key(&v)
+                        && ops.iter().any(|o| !self.known(o, &spent)) =>
+                {
                     let queries: Vec<Step> = ops.iter().rev().map(|&o| Step::Query(o)).collect();
                     work.push(Step::Build(v, ops));
                     work.extend(queries);
@@ -224,7 +234,13 @@ impl Gate {
         self.cache.contains_key(v) || spent.contains_key(v)
     }
 
-    fn build(&mut self, host: &mut impl Host, v: ValueId, ops: &[ValueId], spent: &HashMap<ValueId, ScevId>) {
+    fn build(
+        &mut self,
+        host: &mut impl Host,
+        v: ValueId,
+        ops: &[ValueId],
+        spent: &HashMap<ValueId, ScevId>,
+    ) {
         let mut tainted = false;
         let scevs: Vec<ScevId> = ops
             .iter()

@@ -22,7 +22,10 @@ pub enum Node {
     /// Already has a SCEV: scored by its node count.
     Cached(ScevId),
     /// Any other instruction.
-    Instruction { loop_depth: u32, operands: Vec<ValueId> },
+    Instruction {
+        loop_depth: u32,
+        operands: Vec<ValueId>,
+    },
     /// Any other SCEVable value (a global, an inline constant expression).
     Other,
 }
@@ -125,7 +128,13 @@ fn enter(
         Node::Instruction { loop_depth, operands } => {
             on_path.insert(v);
             *open += 1 + loop_depth as u64;
-            stack.push(Frame { value: v, depth: loop_depth, operands, next: 0, acc: 1 + loop_depth as u64 });
+            stack.push(Frame {
+                value: v,
+                depth: loop_depth,
+                operands,
+                next: 0,
+                acc: 1 + loop_depth as u64,
+            });
             None
         }
     }

@@ -37,7 +37,12 @@ pub struct NvBounds {
 
 impl From<&NvBounds> for Bounds {
     fn from(b: &NvBounds) -> Bounds {
-        Bounds { umin: b.umin as u128, umax: b.umax as u128, smin: b.smin as i128, smax: b.smax as i128 }
+        Bounds {
+            umin: b.umin as u128,
+            umax: b.umax as u128,
+            smin: b.smin as i128,
+            smax: b.smax as i128,
+        }
     }
 }
 
@@ -97,7 +102,8 @@ pub fn decode_terms(nodes: &[NvTermNode]) -> Term {
         if depth > 64 {
             return None;
         }
-        let mut kids = || (0..n.arity).map(|_| go(nodes, pos, depth + 1)).collect::<Option<Vec<_>>>();
+        let mut kids =
+            || (0..n.arity).map(|_| go(nodes, pos, depth + 1)).collect::<Option<Vec<_>>>();
         Some(match n.kind {
             0 => Term::Const(n.value),
             1 => Term::Sreg(Sreg::from_code(n.value)?),
@@ -144,7 +150,11 @@ pub unsafe extern "C" fn nvopt_ss_sreg_code(name: NvStr) -> i32 {
 /// # Safety
 /// Every [`NvStr`] is valid.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_ss_begin(name: NvStr, cc: u32, attrs: *const NvStr) -> *mut FunctionRun {
+pub unsafe extern "C" fn nvopt_ss_begin(
+    name: NvStr,
+    cc: u32,
+    attrs: *const NvStr,
+) -> *mut FunctionRun {
     let a = slice(attrs, 3);
     let (m, r, c) = (a[0].as_str(), a[1].as_str(), a[2].as_str());
     let settings = Settings::from_knobs(&Knobs::current());
@@ -186,7 +196,11 @@ pub unsafe extern "C" fn nvopt_ss_sreg_range(
 /// `run` came from [`nvopt_ss_begin`]; `facts` and the arrays it points to are valid; `out`
 /// is writable.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_ss_induction(run: *mut FunctionRun, facts: *const NvIvFacts, out: *mut NvIvDecision) {
+pub unsafe extern "C" fn nvopt_ss_induction(
+    run: *mut FunctionRun,
+    facts: *const NvIvFacts,
+    out: *mut NvIvDecision,
+) {
     let f = &*facts;
     let start = decode_terms(slice(f.start_terms, f.n_start_terms));
     let step = decode_terms(slice(f.step_terms, f.n_step_terms));
@@ -250,9 +264,19 @@ mod tests {
         let ntid = Sreg::Ntid(Dim::X).code() as i64;
         let ctaid = Sreg::Ctaid(Dim::X).code() as i64;
         // (zext (ctaid * ntid)) + tid
-        let nodes = [node(2, 2, 0), node(4, 1, 0), node(3, 2, 0), node(1, 0, ctaid), node(1, 0, ntid), node(1, 0, tid)];
+        let nodes = [
+            node(2, 2, 0),
+            node(4, 1, 0),
+            node(3, 2, 0),
+            node(1, 0, ctaid),
+            node(1, 0, ntid),
+            node(1, 0, tid),
+        ];
         let want = Term::Add(vec![
-            Term::Ext(Box::new(Term::Mul(vec![Term::Sreg(Sreg::Ctaid(Dim::X)), Term::Sreg(Sreg::Ntid(Dim::X))]))),
+            Term::Ext(Box::new(Term::Mul(vec![
+                Term::Sreg(Sreg::Ctaid(Dim::X)),
+                Term::Sreg(Sreg::Ntid(Dim::X)),
+            ]))),
             Term::Sreg(Sreg::Tid(Dim::X)),
         ]);
         assert_eq!(decode_terms(&nodes), want);
@@ -266,16 +290,23 @@ mod tests {
         assert_eq!(decode_terms(&[node(2, 3, 0), node(0, 0, 1)]), Term::Other, "missing children");
         assert_eq!(decode_terms(&[node(0, 0, 1), node(0, 0, 2)]), Term::Other, "trailing nodes");
         assert_eq!(decode_terms(&[node(1, 0, 99)]), Term::Other, "unknown register");
-        assert_eq!(decode_terms(&[node(4, 2, 0), node(0, 0, 1), node(0, 0, 1)]), Term::Other, "bad extension");
-        let deep: Vec<NvTermNode> = (0..100).map(|_| node(4, 1, 0)).chain([node(0, 0, 1)]).collect();
+        assert_eq!(
+            decode_terms(&[node(4, 2, 0), node(0, 0, 1), node(0, 0, 1)]),
+            Term::Other,
+            "bad extension"
+        );
+        let deep: Vec<NvTermNode> =
+            (0..100).map(|_| node(4, 1, 0)).chain([node(0, 0, 1)]).collect();
         assert_eq!(decode_terms(&deep), Term::Other, "too deep");
     }
 
     #[test]
     fn guards_decode() {
         let b = NvBounds { umin: 0, umax: 99, smin: 0, smax: 99 };
-        let g = guard(&NvGuard { pred: 39, tests_next: 0, iv_is_lhs: 1, go_on_true: 0, bound: b }).unwrap();
+        let g = guard(&NvGuard { pred: 39, tests_next: 0, iv_is_lhs: 1, go_on_true: 0, bound: b })
+            .unwrap();
         assert_eq!((g.tested, g.pred), (Tested::Iv, Pred::Slt));
-        assert!(guard(&NvGuard { pred: 7, tests_next: 1, iv_is_lhs: 1, go_on_true: 1, bound: b }).is_none());
+        assert!(guard(&NvGuard { pred: 7, tests_next: 1, iv_is_lhs: 1, go_on_true: 1, bound: b })
+            .is_none());
     }
 }

@@ -205,7 +205,8 @@ fn is_block_base(t: &Term, d: Dim) -> bool {
     let Term::Mul(fs) = strip(t) else { return false };
     let [a, b] = fs.as_slice() else { return false };
     let is_ntid = |t: &Term| matches!(strip(t), Term::Sreg(Sreg::Ntid(x)) if *x == d);
-    let has_ctaid = |t: &Term| summands(t).iter().any(|s| matches!(s, Term::Sreg(Sreg::Ctaid(x)) if *x == d));
+    let has_ctaid =
+        |t: &Term| summands(t).iter().any(|s| matches!(s, Term::Sreg(Sreg::Ctaid(x)) if *x == d));
     (is_ntid(a) && has_ctaid(b)) || (is_ntid(b) && has_ctaid(a))
 }
 
@@ -246,7 +247,10 @@ mod tests {
         assert_eq!(Sreg::from_code(-1), None);
         assert_eq!(Sreg::from_code(14), None);
         assert_eq!(Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.tid.x"), Some(TX));
-        assert_eq!(Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.z"), Some(Sreg::Nctaid(Dim::Z)));
+        assert_eq!(
+            Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.nctaid.z"),
+            Some(Sreg::Nctaid(Dim::Z))
+        );
         assert_eq!(Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.warpsize"), Some(Sreg::Warpsize));
         assert_eq!(Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.laneid"), Some(Sreg::Laneid));
         assert_eq!(Sreg::from_intrinsic("llvm.nvvm.read.ptx.sreg.tid.w"), None);

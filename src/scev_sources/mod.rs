@@ -96,7 +96,13 @@ impl FunctionRun {
 
     /// The range to set on a read of `sreg` of `width` bits whose current range is `existing`
     /// (see [`ranges::tighter`]); `callsite` says whether the call itself carries that range.
-    pub fn sreg_range(&mut self, sreg: Sreg, width: u32, existing: Option<Option<Span>>, callsite: bool) -> Option<Span> {
+    pub fn sreg_range(
+        &mut self,
+        sreg: Sreg,
+        width: u32,
+        existing: Option<Option<Span>>,
+        callsite: bool,
+    ) -> Option<Span> {
         let ours = ranges::sreg_span(sreg, &self.bounds);
         let new = ranges::tighter(ours, width, existing)?;
         if callsite {
@@ -120,21 +126,38 @@ impl FunctionRun {
             Idiom::GridStride => self.counts.grid += 1,
             Idiom::None => return none,
         }
-        let symbolic_ok = self.settings.launch_dimension_strides && idiom::is_launch_dimension_expr(step);
+        let symbolic_ok =
+            self.settings.launch_dimension_strides && idiom::is_launch_dimension_expr(step);
         if !idiom::is_constant(step) && !symbolic_ok {
-            log::debug!("{PASS}: {}: {} loop with a symbolic stride left alone", self.name, idiom.name());
+            log::debug!(
+                "{PASS}: {}: {} loop with a symbolic stride left alone",
+                self.name,
+                idiom.name()
+            );
             return none;
         }
         let flags = wrap::prove_increment(facts);
         self.counts.nuw += u64::from(flags.nuw && !facts.existing.nuw);
         self.counts.nsw += u64::from(flags.nsw && !facts.existing.nsw);
-        log::debug!("{PASS}: {}: {} loop, increment flags {flags:?} (had {:?})", self.name, idiom.name(), facts.existing);
+        log::debug!(
+            "{PASS}: {}: {} loop, increment flags {flags:?} (had {:?})",
+            self.name,
+            idiom.name(),
+            facts.existing
+        );
         IvDecision { idiom, flags, check_operands: self.settings.launch_dimension_strides }
     }
 
     /// Flags for an `add`/`mul` computing an idiom's start or stride (see
     /// [`wrap::prove_operation`]).
-    pub fn operation(&mut self, op: BinOp, width: u32, a: Bounds, b: Bounds, existing: Flags) -> Flags {
+    pub fn operation(
+        &mut self,
+        op: BinOp,
+        width: u32,
+        a: Bounds,
+        b: Bounds,
+        existing: Flags,
+    ) -> Flags {
         let flags = wrap::prove_operation(op, width, a, b, existing);
         self.counts.operand_flags += u64::from(flags != existing);
         flags
@@ -174,7 +197,11 @@ mod tests {
             start: Bounds::unsigned(32, 0, 255),
             step: Bounds::unsigned(32, 1, 256),
             existing: Flags::NONE,
-            guards: vec![Guard { tested: Tested::Iv, pred: Pred::Slt, bound: Bounds::signed(32, bound, bound) }],
+            guards: vec![Guard {
+                tested: Tested::Iv,
+                pred: Pred::Slt,
+                bound: Bounds::signed(32, bound, bound),
+            }],
         };
         (facts, Term::Sreg(Sreg::Tid(Dim::X)), Term::Sreg(Sreg::Ntid(Dim::X)))
     }
@@ -192,7 +219,10 @@ mod tests {
         let attrs = ["256", "", ""];
         let tid = Sreg::Tid(Dim::X);
         let mut k = FunctionRun::new("k", PTX_KERNEL_CC, attrs, ON);
-        assert_eq!(k.sreg_range(tid, 32, Some(Some(Span::new(0, 1024))), false), Some(Span::new(0, 256)));
+        assert_eq!(
+            k.sreg_range(tid, 32, Some(Some(Span::new(0, 1024))), false),
+            Some(Span::new(0, 256))
+        );
         let mut d = FunctionRun::new("d", 0, attrs, ON);
         assert_eq!(d.sreg_range(tid, 32, Some(Some(Span::new(0, 1024))), false), None);
         // Without a range at all, the hardware range is attached.
@@ -221,7 +251,10 @@ mod tests {
         let (mut f, start, _) = block_loop(4096);
         f.step = Bounds::signed(32, 32, 32);
         let mut off = FunctionRun::new("k", PTX_KERNEL_CC, ["", "", ""], OFF);
-        assert_eq!(off.induction(&f, &start, &Term::Const(32)).flags, Flags { nuw: true, nsw: true });
+        assert_eq!(
+            off.induction(&f, &start, &Term::Const(32)).flags,
+            Flags { nuw: true, nsw: true }
+        );
         // A provable loop that is no GPU idiom is left to upstream.
         let d = off.induction(&f, &Term::Other, &Term::Const(32));
         assert_eq!((d.idiom, d.flags), (Idiom::None, Flags::NONE));

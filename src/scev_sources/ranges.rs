@@ -68,7 +68,11 @@ pub struct LaunchBounds {
 impl LaunchBounds {
     /// Parses the attribute values (empty: absent). A malformed value is dropped, so it bounds
     /// nothing; the names of dropped attributes are returned for a warning.
-    pub fn parse(maxntid: &str, reqntid: &str, minctasm: &str) -> (LaunchBounds, Vec<&'static str>) {
+    pub fn parse(
+        maxntid: &str,
+        reqntid: &str,
+        minctasm: &str,
+    ) -> (LaunchBounds, Vec<&'static str>) {
         let mut bad = Vec::new();
         let mut field = |name: &'static str, text: &str| -> Option<Vec<u64>> {
             if text.is_empty() {
@@ -93,7 +97,8 @@ impl LaunchBounds {
 
 /// `"256"` or `"16,8,2"`: one to three positive integers.
 fn parse_dims(text: &str) -> Option<Vec<u64>> {
-    let dims: Vec<u64> = text.split(',').map(|d| d.trim().parse().ok().filter(|v| *v > 0)).collect::<Option<_>>()?;
+    let dims: Vec<u64> =
+        text.split(',').map(|d| d.trim().parse().ok().filter(|v| *v > 0)).collect::<Option<_>>()?;
     (1..=3).contains(&dims.len()).then_some(dims)
 }
 
@@ -252,7 +257,10 @@ mod tests {
     fn llvm_ranges() {
         assert_eq!(Span::from_llvm(0, 1024, 32), Some(Span::new(0, 1024)));
         assert_eq!(Span::from_llvm(1, 0, 32), Some(Span::new(1, 1 << 32)));
-        assert_eq!(Span::from_llvm(u32::MAX as u64, u32::MAX as u64, 32), Some(Span::new(0, 1 << 32)));
+        assert_eq!(
+            Span::from_llvm(u32::MAX as u64, u32::MAX as u64, 32),
+            Some(Span::new(0, 1 << 32))
+        );
         assert_eq!(Span::from_llvm(0, 0, 32), None, "empty");
         assert_eq!(Span::from_llvm(100, 10, 32), None, "wrapped");
         assert_eq!(Span::from_llvm(0, 10, 64), None, "64-bit ranges are not handled");

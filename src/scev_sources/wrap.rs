@@ -126,8 +126,18 @@ pub enum Pred {
 }
 
 impl Pred {
-    const ALL: [Pred; 10] =
-        [Pred::Eq, Pred::Ne, Pred::Ugt, Pred::Uge, Pred::Ult, Pred::Ule, Pred::Sgt, Pred::Sge, Pred::Slt, Pred::Sle];
+    const ALL: [Pred; 10] = [
+        Pred::Eq,
+        Pred::Ne,
+        Pred::Ugt,
+        Pred::Uge,
+        Pred::Ult,
+        Pred::Ule,
+        Pred::Sgt,
+        Pred::Sge,
+        Pred::Slt,
+        Pred::Sle,
+    ];
 
     pub fn from_llvm(code: u32) -> Option<Pred> {
         code.checked_sub(32).and_then(|i| Pred::ALL.get(i as usize).copied())
@@ -188,7 +198,13 @@ pub struct Guard {
 impl Guard {
     /// From a branch on `icmp pred a, b`: `iv_is_lhs` says whether the tested value is `a`,
     /// `go_on_true` whether the loop goes on along the true edge.
-    pub fn from_branch(tested: Tested, pred: Pred, iv_is_lhs: bool, go_on_true: bool, bound: Bounds) -> Guard {
+    pub fn from_branch(
+        tested: Tested,
+        pred: Pred,
+        iv_is_lhs: bool,
+        go_on_true: bool,
+        bound: Bounds,
+    ) -> Guard {
         let pred = if iv_is_lhs { pred } else { pred.swapped() };
         let pred = if go_on_true { pred } else { pred.inverse() };
         Guard { tested, pred, bound }
@@ -298,7 +314,8 @@ mod tests {
         let (mut nuw, mut nsw) = (true, true);
         let holds = |g: &Guard, v: i128| -> bool {
             let (s, u) = (v as i8 as i128, v as u8 as i128);
-            let (bs, bu) = ((g.bound.smin, g.bound.smax), (g.bound.umin as i128, g.bound.umax as i128));
+            let (bs, bu) =
+                ((g.bound.smin, g.bound.smax), (g.bound.umin as i128, g.bound.umax as i128));
             // The guard holds for v against SOME bound value: the bound may be any of its values.
             match g.pred {
                 Pred::Slt => s < bs.1,
@@ -310,12 +327,20 @@ mod tests {
         };
         for start in 0..256i128 {
             let (ss, su) = (start as i8 as i128, start);
-            if ss < f.start.smin || ss > f.start.smax || (su as u128) < f.start.umin || su as u128 > f.start.umax {
+            if ss < f.start.smin
+                || ss > f.start.smax
+                || (su as u128) < f.start.umin
+                || su as u128 > f.start.umax
+            {
                 continue;
             }
             for step in 0..256i128 {
                 let (ts, tu) = (step as i8 as i128, step);
-                if ts < f.step.smin || ts > f.step.smax || (tu as u128) < f.step.umin || tu as u128 > f.step.umax {
+                if ts < f.step.smin
+                    || ts > f.step.smax
+                    || (tu as u128) < f.step.umin
+                    || tu as u128 > f.step.umax
+                {
                     continue;
                 }
                 // Walk the loop from this start (the bound may be anything in its range, so
@@ -404,7 +429,8 @@ mod tests {
     #[test]
     fn existing_nsw_with_non_negative_start_and_step_gives_nuw() {
         // for (int c = lane; c < cols; c += 32): clang's `add nsw`.
-        let mut f = facts(Bounds::unsigned(W, 0, 31), c(32), vec![guard(Pred::Slt, Bounds::full(W))]);
+        let mut f =
+            facts(Bounds::unsigned(W, 0, 31), c(32), vec![guard(Pred::Slt, Bounds::full(W))]);
         f.existing = NSW;
         assert_eq!(prove_increment(&f), BOTH);
         // ... but not when the start may be negative.
@@ -431,7 +457,8 @@ mod tests {
         };
         assert_eq!(prove_increment(&f), BOTH);
         // long i < (long)n with n an int: i <= 2^31 - 2, the sum fits in i64.
-        let f = IvFacts { guards: vec![guard(Pred::Slt, Bounds::signed(w, -(1 << 31), SMAX32))], ..f };
+        let f =
+            IvFacts { guards: vec![guard(Pred::Slt, Bounds::signed(w, -(1 << 31), SMAX32))], ..f };
         assert_eq!(prove_increment(&f), BOTH);
         // ... with an i64 bound of any value, nothing.
         let f = IvFacts { guards: vec![guard(Pred::Slt, Bounds::full(w))], ..f };
@@ -494,7 +521,9 @@ mod tests {
         // Every combination of small ranges: a proven flag must never be violated.
         // Exact values around the signed (127) and unsigned (255) limits, and intervals.
         let mut ranges: Vec<Bounds> =
-            [0, 1, 2, 3, 31, 32, 33, 95, 96, 97, 126, 127, 128, 224, 254, 255].map(|v| Bounds::unsigned(8, v, v)).to_vec();
+            [0, 1, 2, 3, 31, 32, 33, 95, 96, 97, 126, 127, 128, 224, 254, 255]
+                .map(|v| Bounds::unsigned(8, v, v))
+                .to_vec();
         ranges.extend([
             Bounds::signed(8, 0, 31),
             Bounds::signed(8, 1, 16),
@@ -588,7 +617,10 @@ mod tests {
                                 BinOp::Mul => (x * y, xs * ys),
                             };
                             assert!(!got.nuw || u <= 255, "{op:?} {a:?} {b:?} nuw at {x},{y}");
-                            assert!(!got.nsw || (-128..=127).contains(&s), "{op:?} {a:?} {b:?} nsw at {x},{y}");
+                            assert!(
+                                !got.nsw || (-128..=127).contains(&s),
+                                "{op:?} {a:?} {b:?} nsw at {x},{y}"
+                            );
                         }
                     }
                 }
