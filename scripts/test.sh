@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: cargo's unit tests (logic without LLVM) and the lit/FileCheck plugin tests
+# Runs every test: the house checks (cargo fmt --check, scripts/check_shim.py), cargo's unit
+# tests (logic without LLVM) and the lit/FileCheck plugin tests
 # (plugin-tests/). Installs what it needs: LLVM 22 (scripts/build.sh) and, best effort,
 # NVIDIA's ptxas/cicc wheels (scripts/nvidia-tools.sh); without them the tests that need them
 # report UNSUPPORTED.
@@ -13,6 +14,9 @@ else
   echo "test: NVIDIA tools unavailable: tests that need ptxas/cicc will be UNSUPPORTED" >&2
 fi
 status=0
+# House rules (issue 14): Rust formatted as rustfmt.toml says; no policy literal in the C++ shim.
+cargo fmt --check >/dev/null 2>&1 || { echo "test: cargo fmt --check failed: run cargo fmt" >&2; status=1; }
+python3 scripts/check_shim.py || status=1
 cargo test --release 2>&1 || status=1
 /usr/lib/llvm-22/bin/lit -sv plugin-tests || status=1
 exit $status

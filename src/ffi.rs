@@ -1,9 +1,9 @@
-//! The boundary with the C++ shim (src/shim): functions the shim exports for Rust (knob
-//! registration and values, loaded libraries, PassBuilder callbacks) and the functions Rust
-//! exports for the shim (pipeline building). Nothing but marshalling lives here.
-use crate::knobs::{Kind, KNOBS};
-use crate::pipeline;
-use std::ffi::{c_char, c_void, CStr, CString};
+//! The boundary with the C++ shim (src/shim), one way: the functions the shim exports for Rust
+//! (knob registration and values, loaded libraries, PassBuilder callbacks), wrapped for safe
+//! use. The functions Rust exports for the shim live with what they serve (e.g.
+//! src/pipeline/exports.rs), so this module imports nothing of the crate and no module cycle
+//! runs through it. Nothing but marshalling lives here.
+use std::ffi::{c_char, c_void, CStr};
 
 extern "C" {
     fn nvopt_shim_register_bool(
@@ -44,28 +44,35 @@ pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
     }
 }
 
-/// Registers every knob of the table as an LLVM cl::opt.
-pub fn register_knobs() {
-    for (i, k) in KNOBS.iter().enumerate() {
-        let (n, h) = (k.name.as_bytes(), k.help.as_bytes());
-        // SAFETY: name and help are 'static and outlive the cl::opt that keeps StringRefs to them.
-        unsafe {
-            match k.kind {
-                Kind::Bool(d) => {
-                    nvopt_shim_register_bool(i as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), d)
-                }
-                Kind::Int { default, min, max } => nvopt_shim_register_int(
-                    i as u32,
-                    n.as_ptr(),
-                    n.len(),
-                    h.as_ptr(),
-                    h.len(),
-                    default,
-                    min,
-                    max,
-                ),
-            }
-        }
+/// Registers one bool knob as an LLVM cl::opt (knob `idx` of the table).
+pub fn register_bool_knob(idx: usize, name: &'static str, help: &'static str, default: bool) {
+    let (n, h) = (name.as_bytes(), help.as_bytes());
+    // SAFETY: name and help are 'static and outlive the cl::opt that keeps StringRefs to them.
+    unsafe {
+        nvopt_shim_register_bool(idx as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), default)
+    }
+}
+
+/// Registers one integer knob as an LLVM cl::opt accepting `min..=max`.
+pub fn register_int_knob(
+    idx: usize,
+    name: &'static str,
+    help: &'static str,
+    (default, min, max): (i32, i32, i32),
+) {
+    let (n, h) = (name.as_bytes(), help.as_bytes());
+    // SAFETY: as for register_bool_knob.
+    unsafe {
+        nvopt_shim_register_int(
+            idx as u32,
+            n.as_ptr(),
+            n.len(),
+            h.as_ptr(),
+            h.len(),
+            default,
+            min,
+            max,
+        )
     }
 }
 
@@ -102,48 +109,4 @@ pub unsafe fn pass_known(pass_builder: *mut c_void, name: &str) -> bool {
 /// `pass_builder` is the live `llvm::PassBuilder&` LLVM passed to the plugin callback.
 pub unsafe fn register_pass_builder(pass_builder: *mut c_void) {
     nvopt_shim_register_pass_builder(pass_builder)
-}
-
-/// Result codes of [`nvopt_build_pipeline`].
-const NOT_OURS: i32 = 0;
-const BUILT: i32 = 1;
-const FAILED: i32 = 2;
-
-/// Called by the shim's module-pipeline parsing callback with one pipeline element. On
-/// success `*out` receives the pipeline text (free it with [`nvopt_free_string`]).
-///
-/// # Safety
-/// `element` points to `len` readable bytes; `pass_builder` is the live PassBuilder; `out` is
-/// writable.
-#[no_mangle]
-pub unsafe extern "C" fn nvopt_build_pipeline(
-    element: *const u8,
-    len: usize,
-    pass_builder: *mut c_void,
-    out: *mut *mut c_char,
-) -> i32 {
-    let element = String::from_utf8_lossy(slice(element, len));
-    let has_nvptx = || pipeline::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
-    match pipeline::build_element(&element, has_nvptx) {
-        Ok(None) => NOT_OURS,
-        Ok(Some(text)) => {
-            *out = CString::new(text).expect("pipeline text has no NUL").into_raw();
-            BUILT
-        }
-        Err(msg) => {
-            eprintln!("nvopt: error: {msg}");
-            FAILED
-        }
-    }
-}
-
-/// Frees a string returned by [`nvopt_build_pipeline`].
-///
-/// # Safety
-/// `s` came from `nvopt_build_pipeline` and is freed once.
-#[no_mangle]
-pub unsafe extern "C" fn nvopt_free_string(s: *mut c_char) {
-    if !s.is_null() {
-        drop(CString::from_raw(s));
-    }
 }

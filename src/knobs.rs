@@ -135,6 +135,18 @@ pub static KNOBS: &[Knob] = &[
     flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),
 ];
 
+/// Registers every knob of the table as an LLVM cl::opt (at plugin load).
+pub fn register() {
+    for (i, k) in KNOBS.iter().enumerate() {
+        match k.kind {
+            Kind::Bool(d) => crate::ffi::register_bool_knob(i, k.name, k.help, d),
+            Kind::Int { default, min, max } => {
+                crate::ffi::register_int_knob(i, k.name, k.help, (default, min, max))
+            }
+        }
+    }
+}
+
 /// Looks a knob up by name.
 pub fn find(name: &str) -> Option<(usize, &'static Knob)> {
     KNOBS.iter().enumerate().find(|(_, k)| k.name == name)

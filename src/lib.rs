@@ -16,6 +16,7 @@ pub mod pipeline;
 mod readme;
 pub mod scev;
 pub mod scev_sources;
+pub mod search_budgets;
 pub mod stats;
 
 use std::ffi::{c_char, c_void};
@@ -57,7 +58,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 #[cfg(not(test))]
 extern "C" fn on_load() {
     if host::check_once() {
-        ffi::register_knobs();
+        knobs::register();
         coalesce::ffi::register();
         cssa::ffi::register();
         logger::install();

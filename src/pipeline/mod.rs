@@ -3,6 +3,7 @@
 //! shows exactly what runs). Architecture from seed 001 (always-added analyses, Tier 0 +
 //! Tiers 1/2/3 for O1-O3, separate fast-compile pipelines, common tail, minimal O0); pass
 //! identities and order from cicc 13.5's prints (research-facts.md).
+mod exports;
 mod levels;
 mod report;
 pub mod slots;

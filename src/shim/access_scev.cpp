@@ -9,6 +9,7 @@
 // built here carry no wrap flags of their own.
 // Adapter only: the split itself is decided in src/addr/record.rs.
 #include "access_scev.h"
+#include "search_budgets.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -19,13 +20,10 @@ using namespace llvm;
 
 namespace nvopt {
 
-// How deep the walk from an address goes before it takes nv-scev's expression as it is.
-constexpr unsigned MaxDepth = 256;
-
 const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
   const SCEV *Plain = NV.getSCEV(Ptr);
   auto *G = dyn_cast<GetElementPtrInst>(Ptr);
-  if (!G || Depth > MaxDepth || !G->getType()->isPointerTy())
+  if (!G || Depth > searchBudgets().AccessScevMaxDepth || !G->getType()->isPointerTy())
     return Plain;
   const DataLayout &DL = G->getDataLayout();
   Type *IntTy = DL.getIndexType(G->getType());
@@ -67,7 +65,7 @@ const SCEV *AccessScev::extended(Value *V, Type *Wide, unsigned Depth) {
 
 const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
   auto Whole = [&] { return SE.getNoopOrSignExtend(NV.getSCEV(V), Wide); };
-  if (Depth > MaxDepth || !V->getType()->isIntegerTy())
+  if (Depth > searchBudgets().AccessScevMaxDepth || !V->getType()->isIntegerTy())
     return Whole();
   auto ext = [&](Value *X) { return extended(X, Wide, Depth + 1); };
   if (auto *P = dyn_cast<PHINode>(V))

@@ -8,6 +8,7 @@
 // and calls back for each rewrite: set a PHI operand, or move an instruction after another in
 // its block. Optimization remarks (-pass-remarks=nv-cssa) name each rewrite. No decisions here.
 #include "llvm/ADT/DenseMap.h"
+#include "search_budgets.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
@@ -70,8 +71,6 @@ extern "C" bool nvopt_cssa_run(void *Host, const RawFunction *F);
 namespace {
 
 constexpr const char *Name = "nv-cssa";
-// Dominators of the incoming block searched for an equality branch.
-constexpr unsigned MaxDominatorDepth = 16;
 
 // May move later within its block: no memory access, no side effects, no call, no PHI,
 // terminator or EH pad.
@@ -223,7 +222,7 @@ private:
     if (Entries != 1)
       return;
     unsigned Depth = 0;
-    for (DomTreeNode *N = DT.getNode(P); N && Depth < MaxDominatorDepth; N = N->getIDom(), ++Depth) {
+    for (DomTreeNode *N = DT.getNode(P); N && Depth < nvopt::searchBudgets().CssaMaxDominatorDepth; N = N->getIDom(), ++Depth) {
       BasicBlock *D = N->getBlock();
       auto *Br = dyn_cast<BranchInst>(D->getTerminator());
       if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))

@@ -10,6 +10,7 @@
 // rebuilds, each extension next to its use (see sextFor); the old start is deleted when nothing
 // else uses it. No decisions here.
 #include "llvm/ADT/DenseMap.h"
+#include "search_budgets.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -34,8 +35,6 @@ extern "C" void nvopt_widen_choose(const NvWidenStart *Starts, size_t N, uint8_t
 
 namespace {
 
-// How deep the walk under a start goes; deeper values are sign-extended whole (always exact).
-constexpr unsigned MaxDepth = 32;
 constexpr unsigned WideBits = 64;
 
 // An nsw add/sub/mul, or shl by a constant below the width: the 64-bit rebuild goes through it.
@@ -45,7 +44,7 @@ bool isNswOp(Value *V) { return nvopt::extendsThrough(V, /*AssumeNsw=*/false); }
 int countNsw(Value *V, unsigned Depth, SmallPtrSetImpl<Value *> &Seen) {
   if (!Seen.insert(V).second)
     return 0;
-  if (Depth < MaxDepth && isNswOp(V)) {
+  if (Depth < nvopt::searchBudgets().WidenMaxDepth && isNswOp(V)) {
     int A = countNsw(cast<User>(V)->getOperand(0), Depth + 1, Seen);
     int B = countNsw(cast<User>(V)->getOperand(1), Depth + 1, Seen);
     return A < 0 || B < 0 ? -1 : A + B + 1;
@@ -95,7 +94,7 @@ private:
   // V sign-extended to 64 bits, rebuilt through nsw operations (see the header), for a use in
   // block At.
   Value *wide(Value *V, BasicBlock *At, unsigned Depth) {
-    bool Op = Depth < MaxDepth && isNswOp(V);
+    bool Op = Depth < nvopt::searchBudgets().WidenMaxDepth && isNswOp(V);
     auto Key = std::make_pair(V, Op ? nullptr : At);
     if (Value *Known = Done.lookup(Key))
       return Known;

@@ -5,6 +5,7 @@
 // predicates) and applies what Rust returns: `range` return attributes and nuw/nsw flags.
 // No decisions here.
 #include "llvm/Analysis/AssumptionCache.h"
+#include "search_budgets.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -60,7 +61,6 @@ void nvopt_ss_end(NvFunctionRun *Run);
 
 namespace {
 
-constexpr unsigned MaxOperandDepth = 8;
 
 
 uint32_t flagsOf(const Instruction &I) {
@@ -220,7 +220,7 @@ private:
   // Asks Rust about the add/mul instructions that compute `V` (through extensions).
   bool operations(Value *V, unsigned Depth) {
     auto *I = dyn_cast<Instruction>(V);
-    if (!I || Depth > MaxOperandDepth || !narrowInt(I))
+    if (!I || Depth > nvopt::searchBudgets().SourcesMaxOperandDepth || !narrowInt(I))
       return false;
     if (isa<ZExtInst, SExtInst, TruncInst>(I))
       return operations(I->getOperand(0), Depth + 1);

@@ -1,6 +1,7 @@
 // Encodes SCEV expressions over PTX special registers for Rust (see sreg_terms.h). Adapter only:
 // Rust names the special registers (nvopt_ss_sreg_code) and classifies the trees.
 #include "sreg_terms.h"
+#include "search_budgets.h"
 #include "ffi.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/InstrTypes.h"
@@ -11,7 +12,6 @@ extern "C" int32_t nvopt_ss_sreg_code(NvStr Name);
 
 namespace {
 enum : uint32_t { TermConst, TermSreg, TermAdd, TermMul, TermExt, TermOther };
-constexpr size_t MaxTermNodes = 64;
 } // namespace
 
 int32_t nvopt::SregTerms::code(const Value *V) {
@@ -31,7 +31,7 @@ void nvopt::SregTerms::encode(const SCEV *S, SmallVectorImpl<NvTermNode> &Out) {
 
 void nvopt::SregTerms::encodeFrom(const SCEV *S, SmallVectorImpl<NvTermNode> &Out, size_t Base) {
   auto Leaf = [&](uint32_t Kind, int64_t V) { Out.push_back({Kind, 0, V}); };
-  if (Out.size() - Base >= MaxTermNodes)
+  if (Out.size() - Base >= nvopt::searchBudgets().SregMaxTermNodes)
     return Leaf(TermOther, 0);
   if (const auto *C = dyn_cast<SCEVConstant>(S)) {
     const APInt &V = C->getAPInt();
