@@ -55,7 +55,7 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     if !is_nvptx || opt_level == 0 {
         return out;
     }
-    if knobs.on("nv-lsr-gate") {
+    if knobs.nv_lsr_gate() {
         out.push(LSR_GATE);
     }
     if crate::addr::widening_runs(knobs) {
@@ -64,10 +64,10 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     if crate::addr::codegenpreparescev_runs(knobs) {
         out.push(CODEGENPREPARE_SCEV);
     }
-    if !knobs.on("nv-disable-coalesce") {
+    if !knobs.nv_disable_coalesce() {
         out.push(COALESCE);
     }
-    if knobs.on("cssa-coalesce") {
+    if knobs.cssa_coalesce() {
         out.push(CSSA);
     }
     out
@@ -104,6 +104,7 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knobs::K;
 
     #[test]
     fn nvptx_above_o0_gets_the_lsr_gate_the_address_passes_and_the_coalescers() {
@@ -126,25 +127,25 @@ mod tests {
     #[test]
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
-        k.set("nv-lsr-gate", 0);
+        k.set(K::nv_lsr_gate, 0);
         assert_eq!(
             insertions(true, 3, &k),
             vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
         );
-        k.set("nv-widen-iv-starts", 0);
+        k.set(K::nv_widen_iv_starts, 0);
         assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA]);
-        k.set("nv-widen-iv-starts", 1);
-        k.set("do-scev-cgp", 0);
+        k.set(K::nv_widen_iv_starts, 1);
+        k.set(K::do_scev_cgp, 0);
         assert_eq!(
             insertions(true, 3, &k),
             vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA],
             "BASR alone still runs"
         );
-        k.set("do-base-address-strength-reduce", 0);
+        k.set(K::do_base_address_strength_reduce, 0);
         assert_eq!(insertions(true, 3, &k), vec![COALESCE, CSSA]);
-        k.set("nv-disable-coalesce", 1);
+        k.set(K::nv_disable_coalesce, 1);
         assert_eq!(insertions(true, 3, &k), vec![CSSA]);
-        k.set("cssa-coalesce", 0);
+        k.set(K::cssa_coalesce, 0);
         assert!(insertions(true, 3, &k).is_empty());
     }
 }

@@ -37,103 +37,147 @@ const fn int(
     Knob { name, kind: Kind::Int { default, min, max }, help, guards }
 }
 
-/// Every knob of the plugin. Order is the order of `--help` and of the README table.
-pub static KNOBS: &[Knob] = &[
+/// Declares the knob table: each entry `ident: flag(...)` or `ident: int(...)` becomes one
+/// [`Knob`] of [`KNOBS`], one [`K`] id, and one typed accessor on [`Knobs`] (`bool` for a
+/// flag, `i64` for an int), so a misspelt knob is a compile error.
+macro_rules! knob_table {
+    ($($(#[$doc:meta])* $id:ident : $ctor:ident($($arg:expr),* $(,)?)),* $(,)?) => {
+        /// Every knob of the plugin. Order is the order of `--help` and of the knob table.
+        pub static KNOBS: &[Knob] = &[$($ctor($($arg),*)),*];
+
+        /// A knob's id: its index in [`KNOBS`].
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum K {
+            $($id),*
+        }
+
+        #[allow(non_snake_case)]
+        impl Knobs {
+            $(
+                #[doc = concat!("The value of `-", stringify!($id), "` (dashes for underscores).")]
+                pub fn $id(&self) -> knob_type!($ctor) {
+                    knob_value!($ctor, self.values[K::$id as usize])
+                }
+            )*
+        }
+    };
+}
+
+macro_rules! knob_type {
+    (flag) => {
+        bool
+    };
+    (int) => {
+        i64
+    };
+}
+
+macro_rules! knob_value {
+    (flag, $v:expr) => {
+        $v != 0
+    };
+    (int, $v:expr) => {
+        $v
+    };
+}
+
+knob_table! {
     // --- plugin infrastructure ---
-    flag("nv-stats", false, "Print per-pass counters of what nvopt's passes did, at exit", "statistics output"),
-    int("nv-log-level", 0, 0, 5, "nvopt log level on stderr: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace", "logging"),
-    flag("nv-print-pipeline-slots", false, "Print each nvopt pipeline slot, its guard and what runs in it, when the pipeline is built", "slot report"),
+    nv_stats: flag("nv-stats", false, "Print per-pass counters of what nvopt's passes did, at exit", "statistics output"),
+    nv_log_level: int("nv-log-level", 0, 0, 5, "nvopt log level on stderr: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace", "logging"),
+    nv_print_pipeline_slots: flag("nv-print-pipeline-slots", false, "Print each nvopt pipeline slot, its guard and what runs in it, when the pipeline is built", "slot report"),
     // --- pipeline-wide (seed 001) ---
-    int("nv-cgscc-iterations", 0, 0, 16, "CGSCC devirtualization iterations around the inliner (0 = by level: 1 at O1-O3, 5 at Ofcmid)", "cgscc(devirt<N>(...)) around inline"),
-    int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (O3 escalates to 6); bit 1 = barrier optimization, bit 2 = memory-space extensions (no consumer yet)", "dead-barrier-elimination slot (bit 1)"),
-    flag("memory-space-opt", true, "Run the MemorySpaceOpt slots (infer-address-spaces); forced off at Ofcmax", "nv:MemorySpaceOpt slots"),
-    flag("lsa-opt", true, "Run the local-memory (LSA) slots; forced off at Ofcmax", "nv:reuse-local-memory, nv:set-local-array-alignment slots"),
-    flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
-    flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
-    flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
+    nv_cgscc_iterations: int("nv-cgscc-iterations", 0, 0, 16, "CGSCC devirtualization iterations around the inliner (0 = by level: 1 at O1-O3, 5 at Ofcmid)", "cgscc(devirt<N>(...)) around inline"),
+    nv_feature_flags: int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (O3 escalates to 6); bit 1 = barrier optimization, bit 2 = memory-space extensions (no consumer yet)", "dead-barrier-elimination slot (bit 1)"),
+    memory_space_opt: flag("memory-space-opt", true, "Run the MemorySpaceOpt slots (infer-address-spaces); forced off at Ofcmax", "nv:MemorySpaceOpt slots"),
+    lsa_opt: flag("lsa-opt", true, "Run the local-memory (LSA) slots; forced off at Ofcmax", "nv:reuse-local-memory, nv:set-local-array-alignment slots"),
+    do_ip_msp: flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
+    nv_barrier_analysis: flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
+    nv_loop_vectorize: flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
     // --- nv-scev: cicc's getSCEV gating (seed 000, "NVIDIA Simple Mode") ---
-    flag("scalar-evolution-complexity-control", true, "nv-scev simple mode: gate each getSCEV by failure count and expression size (off: the recursion budget, which kernels bypass)", "nv-scev mode"),
-    int("scalar-evolution-max-expr-size", 384, 1, i32::MAX, "nv-scev: expression-size score above which a value is SCEVUnknown (one failure more)", "nv-scev size gate"),
-    int("scalar-evolution-max-expr-failures", 100, 0, i32::MAX, "nv-scev: failures after which every new value of the function is SCEVUnknown", "nv-scev failure gate"),
-    int("scalar-evolution-max-add-items", 500, 1, i32::MAX, "nv-scev: add expressions with more operands are SCEVUnknown", "nv-scev add-size gate"),
-    int("scalar-evolution-max-recursion-depth", 100, 0, i32::MAX, "nv-scev normal mode: uncached getSCEV queries per function (per gated query in simple mode) before values become SCEVUnknown; kernels bypass it", "nv-scev recursion budget"),
-    int("nv-scev-complexity-config", 0, 0, 3, "nv-scev scorer configuration bits (cicc's SE+1572): bit 0 scales each instruction's score by 3/2, bit 1 adds twice its loop depth", "nv-scev scorer"),
+    scalar_evolution_complexity_control: flag("scalar-evolution-complexity-control", true, "nv-scev simple mode: gate each getSCEV by failure count and expression size (off: the recursion budget, which kernels bypass)", "nv-scev mode"),
+    scalar_evolution_max_expr_size: int("scalar-evolution-max-expr-size", 384, 1, i32::MAX, "nv-scev: expression-size score above which a value is SCEVUnknown (one failure more)", "nv-scev size gate"),
+    scalar_evolution_max_expr_failures: int("scalar-evolution-max-expr-failures", 100, 0, i32::MAX, "nv-scev: failures after which every new value of the function is SCEVUnknown", "nv-scev failure gate"),
+    scalar_evolution_max_add_items: int("scalar-evolution-max-add-items", 500, 1, i32::MAX, "nv-scev: add expressions with more operands are SCEVUnknown", "nv-scev add-size gate"),
+    scalar_evolution_max_recursion_depth: int("scalar-evolution-max-recursion-depth", 100, 0, i32::MAX, "nv-scev normal mode: uncached getSCEV queries per function (per gated query in simple mode) before values become SCEVUnknown; kernels bypass it", "nv-scev recursion budget"),
+    nv_scev_complexity_config: int("nv-scev-complexity-config", 0, 0, 3, "nv-scev scorer configuration bits (cicc's SE+1572): bit 0 scales each instruction's score by 3/2, bit 1 adds twice its loop depth", "nv-scev scorer"),
     // --- nv-coalesce: NVPTX copy coalescer after llc's RegisterCoalescer (seed 002) ---
-    flag("nv-disable-coalesce", false, "Do not run nv-coalesce (inserted after llc's RegisterCoalescer for NVPTX at -O1..-O3)", "nv-coalesce"),
-    int("nv-coalesce-copy-limit", 20000, 0, i32::MAX, "nv-coalesce: candidate copies considered per function, in program order (seed 002's copy_limit)", "nv-coalesce candidates"),
-    int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (seed 002's coalesce_limit)", "nv-coalesce rewrites"),
-    flag("nv-coalesce-freq-bias", false, "nv-coalesce: scale each copy's priority by its block frequency (hot copies first among equal register numbers)", "nv-coalesce order"),
-    flag("nv-coalesce-remat", true, "nv-coalesce: rewrite a copy that still interferes, and whose source value is an immediate move, into that move", "nv-coalesce rematerialization"),
+    nv_disable_coalesce: flag("nv-disable-coalesce", false, "Do not run nv-coalesce (inserted after llc's RegisterCoalescer for NVPTX at -O1..-O3)", "nv-coalesce"),
+    nv_coalesce_copy_limit: int("nv-coalesce-copy-limit", 20000, 0, i32::MAX, "nv-coalesce: candidate copies considered per function, in program order (seed 002's copy_limit)", "nv-coalesce candidates"),
+    nv_coalesce_limit: int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (seed 002's coalesce_limit)", "nv-coalesce rewrites"),
+    nv_coalesce_freq_bias: flag("nv-coalesce-freq-bias", false, "nv-coalesce: scale each copy's priority by its block frequency (hot copies first among equal register numbers)", "nv-coalesce order"),
+    nv_coalesce_remat: flag("nv-coalesce-remat", true, "nv-coalesce: rewrite a copy that still interferes, and whose source value is an immediate move, into that move", "nv-coalesce rematerialization"),
     // --- codegenpreparescev: BASR, CBE, SCEV-CGP in llc after CodeGenPrepare (research-facts.md "Address optimization") ---
-    int("do-base-address-strength-reduce", 4, 0, 9, "BASR level (0 off): groups of one loop whose bases differ by a cheap invariant share one base; above 3 the shared base is a loop-carried pointer PHI", "BASR in codegenpreparescev"),
-    int("do-base-address-strength-reduce-chain", 1, 0, 1, "BASR: a base may join a shared base through any base already sharing it (0: only through the leader)", "BASR chains"),
-    int("base-address-strength-reduce-iv-limit", 128, 0, 100_000, "BASR: shared bases (new IVs) per loop", "BASR candidates"),
-    int("base-address-strength-reduce-max-iv", 35, 0, 100_000, "BASR: when loop-header PHIs reach this, differences of more than 8 SCEV nodes are not shared", "BASR cost rule"),
-    int("scev-cgp-idom-level-limit", 3, 0, i32::MAX, "BASR: the most immediate dominators between an access and the loop header its shared base is placed in (a base with deeper accesses is not shared)", "BASR placement"),
-    int("do-scev-cgp", 2, 0, 9, "Common Base Elimination level (0 off; also switches SCEV-CGP off): accesses off one base become anchor + constant", "CBE in codegenpreparescev"),
-    int("do-function-scev-cgp", 2, 0, 9, "CBE at function level first (an anchor dominating the whole group) before per block (0: per block only)", "CBE function level"),
-    int("scev-cgp-control", -1, -1, i32::MAX, "CBE: rewrites per function (-1: no limit)", "CBE rewrites"),
-    int("scev-cgp-cross-block-limit", 8, 0, i32::MAX, "CBE: groups anchored in one block that may serve accesses in other blocks", "CBE function level"),
-    int("scev-cgp-old-base", 2, 0, 2, "CBE: reuse an existing pointer value of the same base as anchor (0 never, 1 when no access dominates the group, 2 preferred)", "CBE anchors"),
-    int("scev-cgp-norm", 2, 0, 2, "BASR: rebase a shared base on the smallest offset of its accesses (0 never, 1 always, 2 when an offset is negative)", "BASR base normalization"),
-    int("scev-cgp-inst-limit", 500, 1, i32::MAX, "Address records: SCEV nodes of one pointer expression beyond which it gets no record", "address records"),
-    flag("nv-disable-scev-cgp", true, "Disable SCEV-CGP's thread-id-aware part (zext split proven by -scev-cgp-tid-max-value); cicc's LLVM 20 copy disables it too", "SCEV-CGP in codegenpreparescev"),
-    int("scev-cgp-tid-max-value", 4096, 1, i32::MAX, "SCEV-CGP: the bound on thread indices and block sizes that proves zext(x + C) = zext(x) + C", "SCEV-CGP zext split"),
-    flag("ignore-signed-32-bit-overflow", false, "Address records: assume signed index arithmetic does not wrap: split sext(x + C) and distribute an address index's sext through add/sub/mul/shl and IV updates that lack nsw (cicc's default is true; nvopt's is false: it rewrites only what it proves)", "address records"),
-    flag("ignore-bad-base", true, "Address records: keep records whose base pointer does not trace back (through GEPs and casts) to an argument, global, alloca or allocation (false: leave loaded, PHI'd, selected or integer-made bases alone; nvopt's reading of cicc's knob, default true as in cicc)", "address records"),
-    flag("ignore-32-bit-overflow", false, "Address records: split zext(x + C) without a nuw or thread-id proof (assume unsigned index arithmetic does not wrap; cicc's default, false)", "address records"),
-    flag("nv-widen-iv-starts", true, "Before llc's SLSR, rebuild the nsw start of each address IV as trunc nsw of the same arithmetic in 64 bits (loops with 2 or more such IVs, when BASR runs), so BASR keeps the exact differences SLSR's rewrite would lose", "nv-iv-start-widening in llc"),
-    int("dump-scev-cgp", 0, 0, 9, "Print CBE's records and rewrites per function on stderr", "CBE dump"),
-    int("dump-base-address-strength-reduce", 0, 0, 9, "Print BASR's budget and shared bases per function on stderr", "BASR dump"),
-    flag("print-after-scev-cgp", false, "Print each function's IR after codegenpreparescev on stderr", "codegenpreparescev dump"),
+    do_base_address_strength_reduce: int("do-base-address-strength-reduce", 4, 0, 9, "BASR level (0 off): groups of one loop whose bases differ by a cheap invariant share one base; above 3 the shared base is a loop-carried pointer PHI", "BASR in codegenpreparescev"),
+    do_base_address_strength_reduce_chain: int("do-base-address-strength-reduce-chain", 1, 0, 1, "BASR: a base may join a shared base through any base already sharing it (0: only through the leader)", "BASR chains"),
+    base_address_strength_reduce_iv_limit: int("base-address-strength-reduce-iv-limit", 128, 0, 100_000, "BASR: shared bases (new IVs) per loop", "BASR candidates"),
+    base_address_strength_reduce_max_iv: int("base-address-strength-reduce-max-iv", 35, 0, 100_000, "BASR: when loop-header PHIs reach this, differences of more than 8 SCEV nodes are not shared", "BASR cost rule"),
+    scev_cgp_idom_level_limit: int("scev-cgp-idom-level-limit", 3, 0, i32::MAX, "BASR: the most immediate dominators between an access and the loop header its shared base is placed in (a base with deeper accesses is not shared)", "BASR placement"),
+    do_scev_cgp: int("do-scev-cgp", 2, 0, 9, "Common Base Elimination level (0 off; also switches SCEV-CGP off): accesses off one base become anchor + constant", "CBE in codegenpreparescev"),
+    do_function_scev_cgp: int("do-function-scev-cgp", 2, 0, 9, "CBE at function level first (an anchor dominating the whole group) before per block (0: per block only)", "CBE function level"),
+    scev_cgp_control: int("scev-cgp-control", -1, -1, i32::MAX, "CBE: rewrites per function (-1: no limit)", "CBE rewrites"),
+    scev_cgp_cross_block_limit: int("scev-cgp-cross-block-limit", 8, 0, i32::MAX, "CBE: groups anchored in one block that may serve accesses in other blocks", "CBE function level"),
+    scev_cgp_old_base: int("scev-cgp-old-base", 2, 0, 2, "CBE: reuse an existing pointer value of the same base as anchor (0 never, 1 when no access dominates the group, 2 preferred)", "CBE anchors"),
+    scev_cgp_norm: int("scev-cgp-norm", 2, 0, 2, "BASR: rebase a shared base on the smallest offset of its accesses (0 never, 1 always, 2 when an offset is negative)", "BASR base normalization"),
+    scev_cgp_inst_limit: int("scev-cgp-inst-limit", 500, 1, i32::MAX, "Address records: SCEV nodes of one pointer expression beyond which it gets no record", "address records"),
+    nv_disable_scev_cgp: flag("nv-disable-scev-cgp", true, "Disable SCEV-CGP's thread-id-aware part (zext split proven by -scev-cgp-tid-max-value); cicc's LLVM 20 copy disables it too", "SCEV-CGP in codegenpreparescev"),
+    scev_cgp_tid_max_value: int("scev-cgp-tid-max-value", 4096, 1, i32::MAX, "SCEV-CGP: the bound on thread indices and block sizes that proves zext(x + C) = zext(x) + C", "SCEV-CGP zext split"),
+    ignore_signed_32_bit_overflow: flag("ignore-signed-32-bit-overflow", false, "Address records: assume signed index arithmetic does not wrap: split sext(x + C) and distribute an address index's sext through add/sub/mul/shl and IV updates that lack nsw (cicc's default is true; nvopt's is false: it rewrites only what it proves)", "address records"),
+    ignore_bad_base: flag("ignore-bad-base", true, "Address records: keep records whose base pointer does not trace back (through GEPs and casts) to an argument, global, alloca or allocation (false: leave loaded, PHI'd, selected or integer-made bases alone; nvopt's reading of cicc's knob, default true as in cicc)", "address records"),
+    ignore_32_bit_overflow: flag("ignore-32-bit-overflow", false, "Address records: split zext(x + C) without a nuw or thread-id proof (assume unsigned index arithmetic does not wrap; cicc's default, false)", "address records"),
+    nv_widen_iv_starts: flag("nv-widen-iv-starts", true, "Before llc's SLSR, rebuild the nsw start of each address IV as trunc nsw of the same arithmetic in 64 bits (loops with 2 or more such IVs, when BASR runs), so BASR keeps the exact differences SLSR's rewrite would lose", "nv-iv-start-widening in llc"),
+    dump_scev_cgp: int("dump-scev-cgp", 0, 0, 9, "Print CBE's records and rewrites per function on stderr", "CBE dump"),
+    dump_base_address_strength_reduce: int("dump-base-address-strength-reduce", 0, 0, 9, "Print BASR's budget and shared bases per function on stderr", "BASR dump"),
+    print_after_scev_cgp: flag("print-after-scev-cgp", false, "Print each function's IR after codegenpreparescev on stderr", "codegenpreparescev dump"),
     // --- nv-cssa: PHI-operand (CSSA) coalescing before PHI elimination (seed 002) ---
-    flag("cssa-coalesce", true, "Run nv-cssa in llc's NVPTX pipeline (-O1..-O3, right after CodeGenPrepare): rewrite PHI operands that interfere with their PHI so that PHI elimination's copies coalesce", "nv-cssa in llc"),
-    flag("nv-cssa-equal-operand", true, "nv-cssa: replace an interfering PHI operand by a value that a dominating icmp eq/ne branch proves equal to it on the edge", "nv-cssa equal-operand rewrite"),
-    flag("nv-cssa-sink", true, "nv-cssa: move an interfering PHI operand's definition below the PHI's last read in the incoming block", "nv-cssa sink rewrite"),
+    cssa_coalesce: flag("cssa-coalesce", true, "Run nv-cssa in llc's NVPTX pipeline (-O1..-O3, right after CodeGenPrepare): rewrite PHI operands that interfere with their PHI so that PHI elimination's copies coalesce", "nv-cssa in llc"),
+    nv_cssa_equal_operand: flag("nv-cssa-equal-operand", true, "nv-cssa: replace an interfering PHI operand by a value that a dominating icmp eq/ne branch proves equal to it on the edge", "nv-cssa equal-operand rewrite"),
+    nv_cssa_sink: flag("nv-cssa-sink", true, "nv-cssa: move an interfering PHI operand's definition below the PHI's last read in the incoming block", "nv-cssa sink rewrite"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
-    flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
-    flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),
-    flag("nv-disable-sroa", false, "Skip every sroa slot (opts[1400])", "sroa"),
-    flag("nv-disable-early-cse", false, "Skip every early-cse slot (opts[1440])", "early-cse"),
-    flag("nv-disable-gvn", false, "Skip every gvn slot", "gvn"),
-    flag("nv-disable-licm", false, "Skip every licm slot (opts[1240])", "licm"),
-    flag("nv-disable-loop-unroll", false, "Skip every loop-unroll slot (opts[1360])", "loop-unroll"),
-    flag("nv-disable-sccp", false, "Skip the sccp slots (opts[720])", "sccp"),
-    flag("nv-disable-ipsccp", false, "Skip the ipsccp slot (opts[920], IPConstPropagation)", "ipsccp"),
-    flag("nv-disable-dse", false, "Skip the dse slots (opts[760])", "dse"),
-    flag("nv-disable-adce", false, "Skip the adce slots (opts[1480])", "adce"),
-    flag("nv-disable-function-attrs", false, "Skip the function-attrs slots (opts[680])", "function-attrs"),
-    flag("nv-disable-tailcallelim", false, "Skip the tailcallelim slots (opts[320])", "tailcallelim"),
-    flag("nv-disable-reassociate", false, "Skip the reassociate slot (opts[1280])", "reassociate"),
-    flag("nv-disable-correlated-propagation", false, "Skip the correlated-propagation slots (opts[3040]; cicc 13.5 runs them by default)", "correlated-propagation"),
-    flag("nv-disable-inline", false, "Skip the inliner slots (opts[440]); always-inline still runs", "inline"),
-    flag("nv-disable-nvvm-reflect", false, "Skip the nvvm-reflect slot (opts[880])", "nvvm-reflect"),
-    flag("nv-disable-generic-to-nvvm", false, "Skip the generic-to-nvvm slot (opts[2200])", "generic-to-nvvm"),
-    flag("nv-disable-indvars", false, "Skip the indvars slots (opts[1040])", "indvars"),
-    flag("nv-disable-loop-rotate", false, "Skip the loop-rotate slots", "loop-rotate"),
-    flag("nv-disable-loop-unswitch", false, "Skip the simple-loop-unswitch slot", "simple-loop-unswitch"),
-    flag("nv-disable-loop-idiom", false, "Skip the loop-idiom slot", "loop-idiom"),
-    flag("nv-disable-loop-deletion", false, "Skip the loop-deletion slots", "loop-deletion"),
-    flag("nv-disable-constmerge", false, "Skip the constmerge slots (opts[1960])", "constmerge"),
-    flag("nv-disable-memcpyopt", false, "Skip the memcpyopt slot", "memcpyopt"),
-    flag("nv-disable-load-store-vectorizer", false, "Skip the load-store-vectorizer slot", "load-store-vectorizer"),
-    flag("nv-disable-sink", false, "Skip the sink slots (cicc's Sinking2, opts[2440])", "sink"),
-    flag("nv-disable-propagate-alignment", false, "Skip the propagate-alignment slots (infer-alignment)", "infer-alignment in nv:propagate-alignment slots"),
-    flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
-    flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
-    flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
+    nv_disable_instcombine: flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
+    nv_disable_simplifycfg: flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),
+    nv_disable_sroa: flag("nv-disable-sroa", false, "Skip every sroa slot (opts[1400])", "sroa"),
+    nv_disable_early_cse: flag("nv-disable-early-cse", false, "Skip every early-cse slot (opts[1440])", "early-cse"),
+    nv_disable_gvn: flag("nv-disable-gvn", false, "Skip every gvn slot", "gvn"),
+    nv_disable_licm: flag("nv-disable-licm", false, "Skip every licm slot (opts[1240])", "licm"),
+    nv_disable_loop_unroll: flag("nv-disable-loop-unroll", false, "Skip every loop-unroll slot (opts[1360])", "loop-unroll"),
+    nv_disable_sccp: flag("nv-disable-sccp", false, "Skip the sccp slots (opts[720])", "sccp"),
+    nv_disable_ipsccp: flag("nv-disable-ipsccp", false, "Skip the ipsccp slot (opts[920], IPConstPropagation)", "ipsccp"),
+    nv_disable_dse: flag("nv-disable-dse", false, "Skip the dse slots (opts[760])", "dse"),
+    nv_disable_adce: flag("nv-disable-adce", false, "Skip the adce slots (opts[1480])", "adce"),
+    nv_disable_function_attrs: flag("nv-disable-function-attrs", false, "Skip the function-attrs slots (opts[680])", "function-attrs"),
+    nv_disable_tailcallelim: flag("nv-disable-tailcallelim", false, "Skip the tailcallelim slots (opts[320])", "tailcallelim"),
+    nv_disable_reassociate: flag("nv-disable-reassociate", false, "Skip the reassociate slot (opts[1280])", "reassociate"),
+    nv_disable_correlated_propagation: flag("nv-disable-correlated-propagation", false, "Skip the correlated-propagation slots (opts[3040]; cicc 13.5 runs them by default)", "correlated-propagation"),
+    nv_disable_inline: flag("nv-disable-inline", false, "Skip the inliner slots (opts[440]); always-inline still runs", "inline"),
+    nv_disable_nvvm_reflect: flag("nv-disable-nvvm-reflect", false, "Skip the nvvm-reflect slot (opts[880])", "nvvm-reflect"),
+    nv_disable_generic_to_nvvm: flag("nv-disable-generic-to-nvvm", false, "Skip the generic-to-nvvm slot (opts[2200])", "generic-to-nvvm"),
+    nv_disable_indvars: flag("nv-disable-indvars", false, "Skip the indvars slots (opts[1040])", "indvars"),
+    nv_disable_loop_rotate: flag("nv-disable-loop-rotate", false, "Skip the loop-rotate slots", "loop-rotate"),
+    nv_disable_loop_unswitch: flag("nv-disable-loop-unswitch", false, "Skip the simple-loop-unswitch slot", "simple-loop-unswitch"),
+    nv_disable_loop_idiom: flag("nv-disable-loop-idiom", false, "Skip the loop-idiom slot", "loop-idiom"),
+    nv_disable_loop_deletion: flag("nv-disable-loop-deletion", false, "Skip the loop-deletion slots", "loop-deletion"),
+    nv_disable_constmerge: flag("nv-disable-constmerge", false, "Skip the constmerge slots (opts[1960])", "constmerge"),
+    nv_disable_memcpyopt: flag("nv-disable-memcpyopt", false, "Skip the memcpyopt slot", "memcpyopt"),
+    nv_disable_load_store_vectorizer: flag("nv-disable-load-store-vectorizer", false, "Skip the load-store-vectorizer slot", "load-store-vectorizer"),
+    nv_disable_sink: flag("nv-disable-sink", false, "Skip the sink slots (cicc's Sinking2, opts[2440])", "sink"),
+    nv_disable_propagate_alignment: flag("nv-disable-propagate-alignment", false, "Skip the propagate-alignment slots (infer-alignment)", "infer-alignment in nv:propagate-alignment slots"),
+    nv_disable_lower_args: flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
+    nv_disable_speculative_execution: flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
+    nv_disable_verify: flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
-    flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
-    flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),
-    int("lsr-rp-limit", 60, 0, 1_000_000, "Register-pressure limit of the LSR gate, in 32-bit registers carried around the loop (header PHIs + live-in values)", "LSR register-pressure gate"),
-    flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
-    flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
-    int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),
+    nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
+    lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),
+    lsr_rp_limit: int("lsr-rp-limit", 60, 0, 1_000_000, "Register-pressure limit of the LSR gate, in 32-bit registers carried around the loop (header PHIs + live-in values)", "LSR register-pressure gate"),
+    disable_unknown_trip_lsr: flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
+    lsr_skip_outer_loop: flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
+    lsr_loop_level: int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),
     // --- nv-scev-sources (seed 000) ---
-    flag("nv-disable-scev-sources", false, "Skip the nv-scev-sources slots (GPU ranges and stride-idiom no-wrap flags)", "nv-scev-sources"),
-    flag("special-reassociate-for-threadid", false, "Run nv-scev-sources again right after reassociate (O1-O3) to re-derive thread-id idiom facts on the reassociated IR; off: measured unnecessary with LLVM 22 (SCEV re-canonicalizes sums, reassociate keeps the flags)", "second nv-scev-sources slot after reassociate"),
-    flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),
-];
+    nv_disable_scev_sources: flag("nv-disable-scev-sources", false, "Skip the nv-scev-sources slots (GPU ranges and stride-idiom no-wrap flags)", "nv-scev-sources"),
+    special_reassociate_for_threadid: flag("special-reassociate-for-threadid", false, "Run nv-scev-sources again right after reassociate (O1-O3) to re-derive thread-id idiom facts on the reassociated IR; off: measured unnecessary with LLVM 22 (SCEV re-canonicalizes sums, reassociate keeps the flags)", "second nv-scev-sources slot after reassociate"),
+    aggressive_positive_stride_analysis: flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),
+}
 
 /// Registers every knob of the table as an LLVM cl::opt (at plugin load).
 pub fn register() {
@@ -179,18 +223,17 @@ impl Knobs {
     }
 
     /// Sets one knob (tests, and level-forced values such as Ofcmax's `memory-space-opt=0`).
-    pub fn set(&mut self, name: &str, value: i64) {
-        let (i, _) = find(name).unwrap_or_else(|| panic!("unknown knob {name}"));
-        self.values[i] = value;
+    pub fn set(&mut self, knob: K, value: i64) {
+        self.values[knob as usize] = value;
     }
 
-    pub fn int(&self, name: &str) -> i64 {
-        let (i, _) = find(name).unwrap_or_else(|| panic!("unknown knob {name}"));
-        self.values[i]
-    }
-
-    pub fn on(&self, name: &str) -> bool {
-        self.int(name) != 0
+    /// Whether a knob the pipeline tables name as text is on. The tables are data transcribed
+    /// from cicc's prints; a test (src/pipeline/slots.rs) checks that every name they use is a
+    /// knob, so an unknown name here is a bug in a table.
+    pub fn on_named(&self, name: &str) -> bool {
+        let (i, _) =
+            find(name).unwrap_or_else(|| panic!("the pipeline tables name no knob {name}"));
+        self.values[i] != 0
     }
 }
 
@@ -224,10 +267,10 @@ mod tests {
     #[test]
     fn set_and_read() {
         let mut k = Knobs::defaults();
-        assert!(k.on("memory-space-opt"));
-        k.set("memory-space-opt", 0);
-        assert!(!k.on("memory-space-opt"));
-        assert_eq!(k.int("nv-feature-flags"), -1);
+        assert!(k.memory_space_opt());
+        k.set(K::memory_space_opt, 0);
+        assert!(!k.memory_space_opt());
+        assert_eq!(k.nv_feature_flags(), -1);
     }
 }
 

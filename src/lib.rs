@@ -7,6 +7,7 @@ pub mod coalesce;
 pub mod codegen;
 pub mod cssa;
 pub mod ffi;
+pub mod gpu;
 pub mod host;
 pub mod ir;
 pub mod knobs;

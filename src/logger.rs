@@ -16,7 +16,7 @@ fn level_from_knob(v: i64) -> Option<Level> {
 }
 
 fn current_level() -> Option<Level> {
-    crate::knobs::find("nv-log-level").and_then(|(i, _)| level_from_knob(crate::ffi::knob_value(i)))
+    level_from_knob(crate::ffi::knob_value(crate::knobs::K::nv_log_level as usize))
 }
 
 impl Log for KnobLogger {

@@ -48,11 +48,11 @@ pub struct Gates {
 impl Gates {
     pub fn from_knobs(k: &Knobs) -> Self {
         Gates {
-            check_rp: k.on("lsr-check-rp"),
-            rp_limit: k.int("lsr-rp-limit").max(0) as u32,
-            skip_unknown_trip: k.on("disable-unknown-trip-lsr"),
-            skip_outer_loop: k.on("lsr-skip-outer-loop"),
-            loop_level: k.int("lsr-loop-level").max(1) as u32,
+            check_rp: k.lsr_check_rp(),
+            rp_limit: k.lsr_rp_limit().max(0) as u32,
+            skip_unknown_trip: k.disable_unknown_trip_lsr(),
+            skip_outer_loop: k.lsr_skip_outer_loop(),
+            loop_level: k.lsr_loop_level().max(1) as u32,
         }
     }
 }
@@ -163,6 +163,7 @@ pub unsafe extern "C" fn nvopt_lsr_gate_allows(c: *const CLoopFacts) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knobs::K;
 
     fn gates() -> Gates {
         Gates::from_knobs(&Knobs::defaults())
@@ -261,9 +262,9 @@ mod tests {
     #[test]
     fn knobs_feed_the_gates() {
         let mut k = Knobs::defaults();
-        k.set("lsr-rp-limit", 200);
-        k.set("disable-unknown-trip-lsr", 0);
-        k.set("lsr-loop-level", 3);
+        k.set(K::lsr_rp_limit, 200);
+        k.set(K::disable_unknown_trip_lsr, 0);
+        k.set(K::lsr_loop_level, 3);
         let g = Gates::from_knobs(&k);
         assert_eq!((g.rp_limit, g.skip_unknown_trip, g.loop_level), (200, false, 3));
     }

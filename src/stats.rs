@@ -23,7 +23,7 @@ pub fn render(counters: &BTreeMap<(String, &'static str), u64>) -> String {
 }
 
 extern "C" fn print_now() {
-    let on = crate::knobs::find("nv-stats").is_some_and(|(i, _)| crate::ffi::knob_value(i) != 0);
+    let on = crate::ffi::knob_value(crate::knobs::K::nv_stats as usize) != 0;
     if on {
         let c = COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
         eprint!("{}", render(&c));

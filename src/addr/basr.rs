@@ -19,7 +19,7 @@
 //! constants below.
 use super::group::Record;
 use super::ranges_budget::register_budget;
-use crate::scev_sources::ranges::LaunchBounds;
+use crate::gpu::LaunchBounds;
 use std::collections::HashMap;
 
 /// Registers per SM on every architecture nvopt targets (sm_70..sm_100).

@@ -2,7 +2,7 @@
 //! (a preorder array of [`InNode`]s, decoded into a [`Tree`]), and the expressions Rust hands
 //! back to be built with ScalarEvolution's own builders ([`Out`], encoded the same way). The
 //! adapter keeps the SCEV of every input node, so an [`Out::Ref`] names an existing expression.
-use crate::scev_sources::idiom::Sreg;
+use crate::gpu::Sreg;
 
 /// One SCEV node, as the adapter saw it.
 #[derive(Clone, Debug, PartialEq)]

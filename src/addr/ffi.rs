@@ -9,9 +9,9 @@ use super::group::{normal_origin, Place, Record};
 use super::record::split;
 use super::Settings;
 use crate::ffi::slice;
+use crate::gpu::LaunchBounds;
 use crate::knobs::Knobs;
 use crate::scev_sources::ffi::NvStr;
-use crate::scev_sources::ranges::LaunchBounds;
 
 /// Mirrors `NvAddrRecord` in src/shim/addr.cpp.
 #[repr(C)]

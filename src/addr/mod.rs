@@ -48,37 +48,36 @@ impl Settings {
     /// `do-scev-cgp` > 0, SCEV-CGP's thread-id split with CBE on and `nv-disable-scev-cgp` off
     /// (or when `nv-scev-cgp` is asked for by name).
     pub fn from_knobs(k: &Knobs, phases: u32) -> Settings {
-        let cbe_on = k.int("do-scev-cgp") > 0 && phases & (CBE | SCEV_CGP) != 0;
-        let cgp = cbe_on
-            && (phases == SCEV_CGP || (phases & SCEV_CGP != 0 && !k.on("nv-disable-scev-cgp")));
-        let basr_level =
-            if phases & BASR != 0 { k.int("do-base-address-strength-reduce") } else { 0 };
+        let cbe_on = k.do_scev_cgp() > 0 && phases & (CBE | SCEV_CGP) != 0;
+        let cgp =
+            cbe_on && (phases == SCEV_CGP || (phases & SCEV_CGP != 0 && !k.nv_disable_scev_cgp()));
+        let basr_level = if phases & BASR != 0 { k.do_base_address_strength_reduce() } else { 0 };
         Settings {
             basr: basr::Config {
                 level: basr_level,
-                chain: k.int("do-base-address-strength-reduce-chain") > 0,
-                iv_limit: k.int("base-address-strength-reduce-iv-limit") as usize,
-                max_iv: k.int("base-address-strength-reduce-max-iv") as u64,
-                idom_limit: k.int("scev-cgp-idom-level-limit") as u32,
+                chain: k.do_base_address_strength_reduce_chain() > 0,
+                iv_limit: k.base_address_strength_reduce_iv_limit() as usize,
+                max_iv: k.base_address_strength_reduce_max_iv() as u64,
+                idom_limit: k.scev_cgp_idom_level_limit() as u32,
             },
             cbe: cbe::Config {
-                function_level: k.int("do-function-scev-cgp") > 0,
-                old_base: k.int("scev-cgp-old-base"),
-                cross_block_limit: k.int("scev-cgp-cross-block-limit"),
-                control: k.int("scev-cgp-control"),
+                function_level: k.do_function_scev_cgp() > 0,
+                old_base: k.scev_cgp_old_base(),
+                cross_block_limit: k.scev_cgp_cross_block_limit(),
+                control: k.scev_cgp_control(),
             },
             cbe_on,
             rules: record::Rules {
-                ignore_signed_overflow: k.on("ignore-signed-32-bit-overflow"),
-                ignore_unsigned_overflow: k.on("ignore-32-bit-overflow"),
-                ignore_bad_base: k.on("ignore-bad-base"),
-                tid_max: cgp.then(|| k.int("scev-cgp-tid-max-value") as u64),
+                ignore_signed_overflow: k.ignore_signed_32_bit_overflow(),
+                ignore_unsigned_overflow: k.ignore_32_bit_overflow(),
+                ignore_bad_base: k.ignore_bad_base(),
+                tid_max: cgp.then(|| k.scev_cgp_tid_max_value() as u64),
             },
-            norm: k.int("scev-cgp-norm"),
-            inst_limit: k.int("scev-cgp-inst-limit") as usize,
-            dump_cgp: k.int("dump-scev-cgp") > 0,
-            dump_basr: k.int("dump-base-address-strength-reduce") > 0,
-            print_after: k.on("print-after-scev-cgp"),
+            norm: k.scev_cgp_norm(),
+            inst_limit: k.scev_cgp_inst_limit() as usize,
+            dump_cgp: k.dump_scev_cgp() > 0,
+            dump_basr: k.dump_base_address_strength_reduce() > 0,
+            print_after: k.print_after_scev_cgp(),
         }
     }
 }
@@ -94,7 +93,7 @@ impl Settings {
 
 /// Whether `nv-iv-start-widening` runs: `nv-widen-iv-starts` on and BASR on (it serves BASR).
 pub fn widening_runs(k: &Knobs) -> bool {
-    k.on("nv-widen-iv-starts") && Settings::from_knobs(k, BASR).basr.level > 0
+    k.nv_widen_iv_starts() && Settings::from_knobs(k, BASR).basr.level > 0
 }
 
 /// Whether `codegenpreparescev` does anything under these knobs (llc leaves it out otherwise).
@@ -105,6 +104,7 @@ pub fn codegenpreparescev_runs(k: &Knobs) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knobs::K;
 
     #[test]
     fn defaults_run_basr_and_cbe_but_not_the_thread_id_split() {
@@ -120,11 +120,11 @@ mod tests {
     #[test]
     fn the_off_switches_of_the_bench() {
         let mut k = Knobs::defaults();
-        k.set("do-scev-cgp", 0);
-        k.set("do-base-address-strength-reduce", 0);
+        k.set(K::do_scev_cgp, 0);
+        k.set(K::do_base_address_strength_reduce, 0);
         let s = Settings::from_knobs(&k, BASR | CBE | SCEV_CGP);
         assert!(!s.cbe_on && s.basr.level == 0 && s.rules.tid_max.is_none());
-        k.set("nv-disable-scev-cgp", 0);
+        k.set(K::nv_disable_scev_cgp, 0);
         assert!(
             Settings::from_knobs(&k, BASR | CBE | SCEV_CGP).rules.tid_max.is_none(),
             "SCEV-CGP rides on CBE"

@@ -2,7 +2,7 @@
 //! the register file size and the launch bounds `maxntid`, `minctasm`): the register file
 //! divided among the threads that must be resident at once, capped by the 255 registers a
 //! thread can address.
-use crate::scev_sources::ranges::LaunchBounds;
+use crate::gpu::LaunchBounds;
 
 /// Registers one thread can address.
 pub const MAX_REGS_PER_THREAD: u64 = 255;

@@ -7,7 +7,7 @@
 //! bounded by `scev-cgp-tid-max-value`, everything else by LLVM's range) plus `C` cannot wrap;
 //! everything else is one term.
 use super::expr::{In, Out, Tree};
-use crate::scev_sources::idiom::Sreg;
+use crate::gpu::Sreg;
 
 /// Which of the optional splits are allowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,7 +177,7 @@ mod tests {
     use super::super::expr::build::*;
     use super::super::expr::{kind, Flat};
     use super::*;
-    use crate::scev_sources::idiom::Dim;
+    use crate::gpu::Dim;
 
     const NSW: u32 = 2;
     const PLAIN: Rules = Rules {

@@ -145,10 +145,10 @@ impl Oracle for Shim {
 
 fn limits(k: &Knobs) -> Limits {
     Limits {
-        copy_limit: k.int("nv-coalesce-copy-limit").max(0) as usize,
-        coalesce_limit: k.int("nv-coalesce-limit").max(0) as usize,
-        freq_bias: k.on("nv-coalesce-freq-bias"),
-        remat: k.on("nv-coalesce-remat"),
+        copy_limit: k.nv_coalesce_copy_limit().max(0) as usize,
+        coalesce_limit: k.nv_coalesce_limit().max(0) as usize,
+        freq_bias: k.nv_coalesce_freq_bias(),
+        remat: k.nv_coalesce_remat(),
     }
 }
 
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn nvopt_coalesce_run(
     n: usize,
 ) -> bool {
     let knobs = Knobs::current();
-    if knobs.on("nv-disable-coalesce") {
+    if knobs.nv_disable_coalesce() {
         return false;
     }
     let raw = slice(facts, n);

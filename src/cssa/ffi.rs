@@ -173,7 +173,7 @@ pub fn register() {
 
 /// The rewrites the knobs allow.
 pub fn rewrites(k: &Knobs) -> Rewrites {
-    Rewrites { equal_operand: k.on("nv-cssa-equal-operand"), sink: k.on("nv-cssa-sink") }
+    Rewrites { equal_operand: k.nv_cssa_equal_operand(), sink: k.nv_cssa_sink() }
 }
 
 const PASS: &str = "nv-cssa";

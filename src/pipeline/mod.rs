@@ -9,7 +9,7 @@ mod report;
 pub mod slots;
 mod table;
 
-use crate::knobs::Knobs;
+use crate::knobs::{Knobs, K};
 pub use table::{Node, Slot, Status};
 
 /// One of cicc's optimization levels.
@@ -119,15 +119,15 @@ impl Context {
     /// (seed 001, "Ofcmax Pipeline"), O3 escalates the feature flags to 6 (difference 3).
     pub fn new(level: Level, mut knobs: Knobs, has_nvptx: bool) -> Self {
         if level == Level::Ofcmax {
-            knobs.set("lsa-opt", 0);
-            knobs.set("memory-space-opt", 0);
+            knobs.set(K::lsa_opt, 0);
+            knobs.set(K::memory_space_opt, 0);
         }
-        let feature_flags = match knobs.int("nv-feature-flags") {
+        let feature_flags = match knobs.nv_feature_flags() {
             -1 if level == Level::O3 => 6,
             -1 => 0,
             f => f,
         };
-        let cgscc_iterations = match knobs.int("nv-cgscc-iterations") {
+        let cgscc_iterations = match knobs.nv_cgscc_iterations() {
             0 => level.default_cgscc_iterations(),
             n => n,
         };
@@ -167,7 +167,7 @@ pub fn build_element(
         if !has_nvptx {
             warn_no_nvptx_once();
         }
-        if ctx.knobs.on("nv-print-pipeline-slots") {
+        if ctx.knobs.nv_print_pipeline_slots() {
             eprint!("{}", report::slot_report(&ctx, &built));
         }
         record_stats(level, &built);

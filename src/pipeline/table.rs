@@ -129,7 +129,7 @@ fn evaluate(item: &str, conds: &[String], ctx: &Context) -> Slot {
         slot.status = Status::Off(g.to_string());
     } else if slot.runs.is_empty() {
         slot.status = Status::Empty;
-    } else if let Some(k) = pass_guard(&slot.runs).filter(|k| ctx.knobs.on(k)) {
+    } else if let Some(k) = pass_guard(&slot.runs).filter(|k| ctx.knobs.on_named(k)) {
         slot.status = Status::Off(k.to_string());
     } else if is_nvptx_only(&slot.runs) && !ctx.has_nvptx {
         slot.status = Status::NoNvptx;
@@ -185,8 +185,8 @@ fn condition(cond: &str, ctx: &Context) -> bool {
                 return (ctx.feature_flags >> bit) & 1 == 1;
             }
             match cond.strip_prefix('!') {
-                Some(knob) => !ctx.knobs.on(knob),
-                None => ctx.knobs.on(cond),
+                Some(knob) => !ctx.knobs.on_named(knob),
+                None => ctx.knobs.on_named(cond),
             }
         }
     }

@@ -80,14 +80,14 @@ fn o3_escalates_feature_flags_to_six() {
     let dbe = |b: &Built| b.slots.iter().find(|s| s.item == "nv:dbe").map(|s| s.status.clone());
     assert_eq!(dbe(&built(Level::O3, |_| {})), Some(Status::Empty));
     assert_eq!(dbe(&built(Level::O2, |_| {})), Some(Status::Off("feature-bit-1".into())));
-    assert_eq!(dbe(&built(Level::O2, |k| k.set("nv-feature-flags", 2))), Some(Status::Empty));
+    assert_eq!(dbe(&built(Level::O2, |k| k.set(K::nv_feature_flags, 2))), Some(Status::Empty));
 }
 
 #[test]
 fn ofcmax_forces_memory_space_and_lsa_off() {
     let ctx = Context::new(Level::Ofcmax, Knobs::defaults(), true);
-    assert!(!ctx.knobs.on("memory-space-opt") && !ctx.knobs.on("lsa-opt"));
-    let on = |k: &mut Knobs| k.set("nv-barrier-analysis", 1);
+    assert!(!ctx.knobs.memory_space_opt() && !ctx.knobs.lsa_opt());
+    let on = |k: &mut Knobs| k.set(K::nv_barrier_analysis, 1);
     assert!(!built(Level::Ofcmax, on).text.contains("infer-address-spaces"));
     assert!(built(Level::Ofcmin, on).text.matches("infer-address-spaces").count() == 2);
 }
@@ -107,23 +107,23 @@ fn ofcmax_has_no_inliner_sroa_or_loop_passes() {
 fn cgscc_iterations_by_level_and_knob() {
     assert!(text(Level::Ofcmid).contains("cgscc(devirt<5>(inline,"));
     assert!(text(Level::O3).contains("cgscc(inline)"));
-    assert!(built(Level::O3, |k| k.set("nv-cgscc-iterations", 3))
+    assert!(built(Level::O3, |k| k.set(K::nv_cgscc_iterations, 3))
         .text
         .contains("cgscc(devirt<3>(inline))"));
 }
 
 #[test]
 fn guard_knobs_switch_slots_off() {
-    assert!(!built(Level::O3, |k| k.set("nv-disable-licm", 1)).text.contains("licm"));
-    assert!(!built(Level::O3, |k| k.set("memory-space-opt", 0))
+    assert!(!built(Level::O3, |k| k.set(K::nv_disable_licm, 1)).text.contains("licm"));
+    assert!(!built(Level::O3, |k| k.set(K::memory_space_opt, 0))
         .text
         .contains("infer-address-spaces"));
     assert_eq!(text(Level::O3).matches("infer-address-spaces").count(), 3);
-    let lv = built(Level::O3, |k| k.set("nv-loop-vectorize", 1)).text;
+    let lv = built(Level::O3, |k| k.set(K::nv_loop_vectorize, 1)).text;
     assert!(
         lv.contains("loop-vectorize<no-interleave-forced-only") && lv.contains("slp-vectorizer")
     );
-    assert!(built(Level::O1, |k| k.set("nv-loop-vectorize", 1))
+    assert!(built(Level::O1, |k| k.set(K::nv_loop_vectorize, 1))
         .text
         .contains("loop-vectorize<interleave-forced-only"));
 }

@@ -137,12 +137,12 @@ pub struct State {
 
 fn limits(k: &Knobs) -> Limits {
     Limits {
-        complexity_control: k.on("scalar-evolution-complexity-control"),
-        max_expr_size: k.int("scalar-evolution-max-expr-size") as u64,
-        max_expr_failures: k.int("scalar-evolution-max-expr-failures") as u32,
-        max_add_items: k.int("scalar-evolution-max-add-items") as u32,
-        max_recursion: k.int("scalar-evolution-max-recursion-depth") as u32,
-        config: Config(k.int("nv-scev-complexity-config") as u8),
+        complexity_control: k.scalar_evolution_complexity_control(),
+        max_expr_size: k.scalar_evolution_max_expr_size() as u64,
+        max_expr_failures: k.scalar_evolution_max_expr_failures() as u32,
+        max_add_items: k.scalar_evolution_max_add_items() as u32,
+        max_recursion: k.scalar_evolution_max_recursion_depth() as u32,
+        config: Config(k.nv_scev_complexity_config() as u8),
     }
 }
 
@@ -254,19 +254,19 @@ pub fn explain(why: Option<Why>, k: &Knobs) -> String {
         None | Some(Why::Built) => String::new(),
         Some(Why::SizeGate) => format!(
             "Unknown: expression size > {} (scalar-evolution-max-expr-size)",
-            k.int("scalar-evolution-max-expr-size")
+            k.scalar_evolution_max_expr_size()
         ),
         Some(Why::FailureGate(n)) => format!(
             "Unknown: failure gate, {n} failures > {} (scalar-evolution-max-expr-failures)",
-            k.int("scalar-evolution-max-expr-failures")
+            k.scalar_evolution_max_expr_failures()
         ),
         Some(Why::RecursionBudget) => format!(
             "Unknown: recursion budget of {} spent (scalar-evolution-max-recursion-depth)",
-            k.int("scalar-evolution-max-recursion-depth")
+            k.scalar_evolution_max_recursion_depth()
         ),
         Some(Why::AddItems(n)) => format!(
             "Unknown: add of {n} operands > {} (scalar-evolution-max-add-items)",
-            k.int("scalar-evolution-max-add-items")
+            k.scalar_evolution_max_add_items()
         ),
     }
 }

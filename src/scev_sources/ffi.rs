@@ -2,11 +2,12 @@
 //! Rust decisions (this module's parent): `#[repr(C)]` mirrors of the structs the adapter
 //! fills, and the functions it calls. Marshalling only; the C++ side declares the same
 //! layouts.
-use super::idiom::{Idiom, Sreg, Term};
-use super::ranges::Span;
+use super::idiom::{Idiom, Term};
 use super::wrap::{BinOp, Bounds, Flags, Guard, IvFacts, Pred, Tested};
 use super::{FunctionRun, Settings};
 use crate::ffi::slice;
+use crate::gpu::Span;
+use crate::gpu::Sreg;
 use crate::knobs::Knobs;
 use std::os::raw::c_char;
 
@@ -251,8 +252,8 @@ pub unsafe extern "C" fn nvopt_ss_end(run: *mut FunctionRun) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::idiom::Dim;
     use super::*;
+    use crate::gpu::Dim;
 
     fn node(kind: u32, arity: u32, value: i64) -> NvTermNode {
         NvTermNode { kind, arity, value }

@@ -3,83 +3,7 @@
 //! `{ctaid*ntid+tid,+,ntid*nctaid}` grid-stride). Pure data: `nv-scev-sources` builds the trees
 //! from LLVM's SCEV of a loop's start and step, and `print<nv-scev>` reuses [`classify`].
 
-/// A launch dimension.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dim {
-    X,
-    Y,
-    Z,
-}
-
-/// A PTX special register that nvopt knows facts about (`llvm.nvvm.read.ptx.sreg.*`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sreg {
-    Tid(Dim),
-    Ntid(Dim),
-    Ctaid(Dim),
-    Nctaid(Dim),
-    Laneid,
-    Warpsize,
-}
-
-/// Every special register of [`Sreg`], in a fixed order: the index is the code the C++ shim
-/// uses for a call's callee ([`Sreg::code`]).
-pub const ALL_SREGS: [Sreg; 14] = [
-    Sreg::Tid(Dim::X),
-    Sreg::Tid(Dim::Y),
-    Sreg::Tid(Dim::Z),
-    Sreg::Ntid(Dim::X),
-    Sreg::Ntid(Dim::Y),
-    Sreg::Ntid(Dim::Z),
-    Sreg::Ctaid(Dim::X),
-    Sreg::Ctaid(Dim::Y),
-    Sreg::Ctaid(Dim::Z),
-    Sreg::Nctaid(Dim::X),
-    Sreg::Nctaid(Dim::Y),
-    Sreg::Nctaid(Dim::Z),
-    Sreg::Laneid,
-    Sreg::Warpsize,
-];
-
-impl Sreg {
-    /// The register of an intrinsic name such as `llvm.nvvm.read.ptx.sreg.tid.x`.
-    pub fn from_intrinsic(name: &str) -> Option<Sreg> {
-        let reg = name.strip_prefix("llvm.nvvm.read.ptx.sreg.")?;
-        match reg {
-            "laneid" => return Some(Sreg::Laneid),
-            "warpsize" => return Some(Sreg::Warpsize),
-            _ => {}
-        }
-        let (base, dim) = reg.rsplit_once('.')?;
-        let dim = match dim {
-            "x" => Dim::X,
-            "y" => Dim::Y,
-            "z" => Dim::Z,
-            _ => return None,
-        };
-        match base {
-            "tid" => Some(Sreg::Tid(dim)),
-            "ntid" => Some(Sreg::Ntid(dim)),
-            "ctaid" => Some(Sreg::Ctaid(dim)),
-            "nctaid" => Some(Sreg::Nctaid(dim)),
-            _ => None,
-        }
-    }
-
-    /// Index in [`ALL_SREGS`].
-    pub fn code(self) -> usize {
-        ALL_SREGS.iter().position(|s| *s == self).expect("every Sreg is in ALL_SREGS")
-    }
-
-    pub fn from_code(code: i64) -> Option<Sreg> {
-        usize::try_from(code).ok().and_then(|i| ALL_SREGS.get(i).copied())
-    }
-
-    /// Launch-configuration registers: values fixed for the whole launch and at least 1.
-    pub fn is_launch_dimension(self) -> bool {
-        matches!(self, Sreg::Ntid(_) | Sreg::Nctaid(_) | Sreg::Warpsize)
-    }
-}
+use crate::gpu::{Dim, Sreg};
 
 /// A SCEV-like expression tree over special registers.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,6 +144,7 @@ fn is_grid_start(start: &Term, d: Dim) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::*;
 
     fn s(r: Sreg) -> Term {
         Term::Sreg(r)

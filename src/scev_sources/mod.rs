@@ -16,9 +16,10 @@ pub mod idiom;
 pub mod ranges;
 pub mod wrap;
 
+use crate::gpu::Sreg;
+use crate::gpu::{LaunchBounds, Span};
 use crate::knobs::Knobs;
-use idiom::{Idiom, Sreg, Term};
-use ranges::{LaunchBounds, Span};
+use idiom::{Idiom, Term};
 use wrap::{BinOp, Bounds, Flags, IvFacts};
 
 pub const PASS: &str = "nv-scev-sources";
@@ -43,7 +44,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn from_knobs(k: &Knobs) -> Settings {
-        Settings { launch_dimension_strides: k.on("aggressive-positive-stride-analysis") }
+        Settings { launch_dimension_strides: k.aggressive_positive_stride_analysis() }
     }
 }
 
@@ -103,7 +104,7 @@ impl FunctionRun {
         existing: Option<Option<Span>>,
         callsite: bool,
     ) -> Option<Span> {
-        let ours = ranges::sreg_span(sreg, &self.bounds);
+        let ours = crate::gpu::sreg_span(sreg, &self.bounds);
         let new = ranges::tighter(ours, width, existing)?;
         if callsite {
             self.counts.ranges_tightened += 1;
@@ -184,9 +185,9 @@ impl FunctionRun {
 
 #[cfg(test)]
 mod tests {
-    use super::idiom::Dim;
     use super::wrap::{Guard, Pred, Tested};
     use super::*;
+    use crate::gpu::Dim;
 
     const ON: Settings = Settings { launch_dimension_strides: true };
     const OFF: Settings = Settings { launch_dimension_strides: false };

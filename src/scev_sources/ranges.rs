@@ -6,141 +6,7 @@
 //! values (CUDA launches any block shape within `__launch_bounds__`, which is why LLVM 22's
 //! nvvm-intr-range also uses the product); `nvvm.minctasm` is an occupancy hint and bounds
 //! nothing. A range is only ever intersected with the one a call already has, never widened.
-use super::idiom::{Dim, Sreg};
-
-/// A half-open range `[lo, hi)` of an unsigned register value (`hi` may be `2^width`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Span {
-    pub lo: u64,
-    pub hi: u64,
-}
-
-impl Span {
-    pub const fn new(lo: u64, hi: u64) -> Span {
-        Span { lo, hi }
-    }
-
-    fn intersect(self, other: Span) -> Option<Span> {
-        let s = Span::new(self.lo.max(other.lo), self.hi.min(other.hi));
-        (s.lo < s.hi).then_some(s)
-    }
-
-    /// LLVM's `ConstantRange` bounds (lower, upper, both `width` bits): `None` for an empty or
-    /// wrapped range, which this module does not tighten.
-    pub fn from_llvm(lower: u64, upper: u64, width: u32) -> Option<Span> {
-        let top = 1u64.checked_shl(width).filter(|_| width < 64)?;
-        let max = top - 1;
-        match (lower, upper) {
-            (l, u) if l < u => Some(Span::new(l, u)),
-            (l, 0) if l != 0 => Some(Span::new(l, top)),
-            (l, u) if l == u && l == max => Some(Span::new(0, top)),
-            _ => None,
-        }
-    }
-}
-
-/// The ranges of LLVM 22's intrinsic definitions (and research-facts.md): what every call has
-/// before launch bounds are considered.
-pub fn hardware(s: Sreg) -> Span {
-    match s {
-        Sreg::Tid(Dim::Z) => Span::new(0, 64),
-        Sreg::Tid(_) => Span::new(0, 1024),
-        Sreg::Ntid(Dim::Z) => Span::new(1, 65),
-        Sreg::Ntid(_) => Span::new(1, 1025),
-        Sreg::Ctaid(Dim::X) => Span::new(0, 0x7fff_ffff),
-        Sreg::Ctaid(_) => Span::new(0, 0xffff),
-        Sreg::Nctaid(Dim::X) => Span::new(1, 0x8000_0000),
-        Sreg::Nctaid(_) => Span::new(1, 0x1_0000),
-        Sreg::Laneid => Span::new(0, 32),
-        Sreg::Warpsize => Span::new(32, 33),
-    }
-}
-
-/// A kernel's launch bounds (function attributes `nvvm.maxntid`, `nvvm.reqntid`,
-/// `nvvm.minctasm`; LLVM 22 upgrades the older `!nvvm.annotations` to these when it reads IR).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LaunchBounds {
-    pub maxntid: Option<Vec<u64>>,
-    pub reqntid: Option<Vec<u64>>,
-    pub minctasm: Option<u64>,
-}
-
-impl LaunchBounds {
-    /// Parses the attribute values (empty: absent). A malformed value is dropped, so it bounds
-    /// nothing; the names of dropped attributes are returned for a warning.
-    pub fn parse(
-        maxntid: &str,
-        reqntid: &str,
-        minctasm: &str,
-    ) -> (LaunchBounds, Vec<&'static str>) {
-        let mut bad = Vec::new();
-        let mut field = |name: &'static str, text: &str| -> Option<Vec<u64>> {
-            if text.is_empty() {
-                return None;
-            }
-            let dims = parse_dims(text);
-            if dims.is_none() {
-                bad.push(name);
-            }
-            dims
-        };
-        let maxntid = field("nvvm.maxntid", maxntid);
-        let reqntid = field("nvvm.reqntid", reqntid);
-        let minctasm = field("nvvm.minctasm", minctasm).and_then(|v| (v.len() == 1).then(|| v[0]));
-        (LaunchBounds { maxntid, reqntid, minctasm }, bad)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.maxntid.is_none() && self.reqntid.is_none()
-    }
-}
-
-/// `"256"` or `"16,8,2"`: one to three positive integers.
-fn parse_dims(text: &str) -> Option<Vec<u64>> {
-    let dims: Vec<u64> =
-        text.split(',').map(|d| d.trim().parse().ok().filter(|v| *v > 0)).collect::<Option<_>>()?;
-    (1..=3).contains(&dims.len()).then_some(dims)
-}
-
-fn dim_index(d: Dim) -> usize {
-    match d {
-        Dim::X => 0,
-        Dim::Y => 1,
-        Dim::Z => 2,
-    }
-}
-
-/// The block-size bounds for dimension `d`: `(ntid range, tid range)` implied by the launch
-/// bounds alone, each `None` when they imply nothing.
-fn block_bounds(d: Dim, lb: &LaunchBounds) -> Vec<(Span, Span)> {
-    let mut out = Vec::new();
-    if let Some(req) = &lb.reqntid {
-        let n = req.get(dim_index(d)).copied().unwrap_or(1);
-        out.push((Span::new(n, n.saturating_add(1)), Span::new(0, n)));
-    }
-    if let Some(max) = &lb.maxntid {
-        let threads = max.iter().fold(1u64, |p, v| p.saturating_mul(*v));
-        out.push((Span::new(1, threads.saturating_add(1)), Span::new(0, threads)));
-    }
-    out
-}
-
-/// The range of a special register in a function with launch bounds `lb` (pass the default
-/// for a non-kernel: launch bounds are properties of kernels). A bound that contradicts the
-/// hardware range (garbage in) is ignored rather than producing an empty range.
-pub fn sreg_span(s: Sreg, lb: &LaunchBounds) -> Span {
-    let mut span = hardware(s);
-    let (dim, is_ntid) = match s {
-        Sreg::Ntid(d) => (d, true),
-        Sreg::Tid(d) => (d, false),
-        _ => return span,
-    };
-    for (ntid, tid) in block_bounds(dim, lb) {
-        let bound = if is_ntid { ntid } else { tid };
-        span = span.intersect(bound).unwrap_or(span);
-    }
-    span
-}
+use crate::gpu::Span;
 
 /// The range to put on a call of width `width` whose current range (call site or declaration)
 /// is `existing` (`None`: no range; `Some(None)`: a range of a shape not handled): `Some` only
@@ -160,6 +26,7 @@ pub fn tighter(ours: Span, width: u32, existing: Option<Option<Span>>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::*;
 
     const TX: Sreg = Sreg::Tid(Dim::X);
     const NX: Sreg = Sreg::Ntid(Dim::X);
