@@ -13,7 +13,6 @@ Prints one line per difference and a closing 'N passed, N failed' line; exit 1 o
 """
 import argparse
 import concurrent.futures as cf
-import filecmp
 import os
 import re
 import subprocess
@@ -106,8 +105,12 @@ def after_modules(root):
 
 
 def same_file(a, b, rel):
+    """Same module text once each side's own work folder (in the module ID and file names) is
+    written as one placeholder."""
     pa, pb = os.path.join(a, rel), os.path.join(b, rel)
-    return os.path.exists(pb) and filecmp.cmp(pa, pb, shallow=False)
+    if not os.path.exists(pb):
+        return False
+    return open(pa).read().replace(a, "<work>") == open(pb).read().replace(b, "<work>")
 
 
 def compare_fuzz(args, failures):
