@@ -110,13 +110,19 @@ pub fn reflect_values(m: &Math) -> Vec<String> {
         .collect()
 }
 
-/// opt: nvopt's pipeline at the level, the knobs, nvcc's reflect values.
+/// What clang's CUDA toolchain gives the optimizer of every device compile (`clang -###`):
+/// memset/memcpy formation although NVPTX has no C library. The driver passes it too, so its
+/// optimizer sees what nvopt sees inside clang (`-nv-pipeline`, src/clang_pipeline).
+pub const CLANG_DEVICE_OPT_FLAGS: [&str; 1] = ["-enable-memcpyopt-without-libcalls"];
+
+/// opt: nvopt's pipeline at the level, clang's device flags, nvcc's reflect values, the knobs.
 pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
     let mut cmd = vec![
         s(&setup.opt),
         format!("-load-pass-plugin={}", setup.plugin.display()),
         format!("-passes=nvopt<{}>", o.level()),
     ];
+    cmd.extend(CLANG_DEVICE_OPT_FLAGS.map(String::from));
     cmd.extend(reflect_values(&setup.math));
     cmd.extend(o.knobs.iter().cloned());
     if o.verify {
@@ -287,7 +293,7 @@ mod tests {
         let o = opts(&[]);
         let st = setup(Cuda::None, o.math.resolve());
         let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
-        assert!(p.contains("'-passes=nvopt<O3>' -nvvm-reflect-add=__CUDA_FTZ=0 -nvvm-reflect-add=__CUDA_PREC_DIV=1 -nvvm-reflect-add=__CUDA_PREC_SQRT=1 x.bc"));
+        assert!(p.contains("'-passes=nvopt<O3>' -enable-memcpyopt-without-libcalls -nvvm-reflect-add=__CUDA_FTZ=0 -nvvm-reflect-add=__CUDA_PREC_DIV=1 -nvvm-reflect-add=__CUDA_PREC_SQRT=1 x.bc"));
         let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
         assert!(l.ends_with("-mattr=+ptx80 -O3 y.bc -o y.ptx"));
     }
