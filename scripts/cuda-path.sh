@@ -24,7 +24,7 @@ elif [ -n "${1:-}" ]; then
   exit 2
 fi
 
-cu="$(ls -d "$root"/build/nvidia-venv/lib/python3*/site-packages/nvidia/cu13 2>/dev/null | head -1)"
+cu="$(ls -d "$root"/build/nvidia-venv/lib/python3*/site-packages/nvidia/cu13 2>/dev/null | head -1 || true)"
 if [ -z "$cu" ]; then
   echo "cuda-path: NVIDIA's CUDA wheels are not installed (run: bash scripts/cuda-path.sh --install)" >&2
   exit 1

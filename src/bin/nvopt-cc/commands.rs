@@ -143,8 +143,8 @@ pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool)
         format!("-mattr=+ptx{}", setup.ptx),
         format!("-O{}", o.llc_level()),
     ];
-    cmd.extend(o.knobs.iter().cloned());
     cmd.extend(llc_math(&setup.math, ir_input));
+    cmd.extend(o.knobs.iter().cloned());
     if o.verify {
         cmd.push("-verify-machineinstrs".into());
     }
@@ -153,11 +153,15 @@ pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool)
     cmd
 }
 
-/// NVPTX's division and square-root precision where nvcc's settings differ from what the IR's
-/// own flags give: approximate when asked, IEEE when asked for under fast-math flags. For IR
-/// inputs, which carry no clang flags, ftz becomes the functions' f32 denormal mode.
+/// Contraction as nvcc's `-fmad` says (clang's CUDA default, `-ffp-contract=fast`, also
+/// reaches clang's code generator: without it llc would not fuse the libdevice code clang
+/// links in); NVPTX's division and square-root precision where nvcc's settings differ from
+/// what the IR's own flags give: approximate when asked, IEEE when asked for under fast-math
+/// flags. For IR inputs, which carry no clang flags, ftz becomes the functions' f32 denormal
+/// mode.
 fn llc_math(m: &Math, ir_input: bool) -> Vec<String> {
-    let mut flags = Vec::new();
+    let contract = if m.fmad { "fast" } else { "off" };
+    let mut flags = vec![format!("-fp-contract={contract}")];
     if !m.prec_div {
         flags.push("-nvptx-prec-divf32=0".to_string());
     } else if m.fast {
@@ -283,7 +287,7 @@ mod tests {
             "-nvvm-reflect-add=__CUDA_FTZ=1 -nvvm-reflect-add=__CUDA_PREC_DIV=0 -nvvm-reflect-add=__CUDA_PREC_SQRT=0"
         ));
         let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
-        assert!(l.contains("-nvptx-prec-divf32=0 -nvptx-prec-sqrtf32=0 y.bc"));
+        assert!(l.contains("-fp-contract=fast -nvptx-prec-divf32=0 -nvptx-prec-sqrtf32=0 y.bc"));
         let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), true));
         assert!(l.contains("-denormal-fp-math-f32=preserve-sign"));
     }
@@ -295,7 +299,7 @@ mod tests {
         let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
         assert!(p.contains("'-passes=nvopt<O3>' -enable-memcpyopt-without-libcalls -nvvm-reflect-add=__CUDA_FTZ=0 -nvvm-reflect-add=__CUDA_PREC_DIV=1 -nvvm-reflect-add=__CUDA_PREC_SQRT=1 x.bc"));
         let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
-        assert!(l.ends_with("-mattr=+ptx80 -O3 y.bc -o y.ptx"));
+        assert!(l.ends_with("-mattr=+ptx80 -O3 -fp-contract=fast y.bc -o y.ptx"));
     }
 
     #[test]
