@@ -25,7 +25,8 @@ pub struct Setup {
     pub clang: PathBuf,
     pub opt: PathBuf,
     pub llc: PathBuf,
-    pub plugin: PathBuf,
+    /// The nvopt plugin; `None` with `--upstream` (LLVM's own pipeline and codegen).
+    pub plugin: Option<PathBuf>,
     pub cuda: Cuda,
     pub target: Target,
     pub ptx: u32,
@@ -115,13 +116,17 @@ pub fn reflect_values(m: &Math) -> Vec<String> {
 /// optimizer sees what nvopt sees inside clang (`-nv-pipeline`, src/clang_pipeline).
 pub const CLANG_DEVICE_OPT_FLAGS: [&str; 1] = ["-enable-memcpyopt-without-libcalls"];
 
-/// opt: nvopt's pipeline at the level, clang's device flags, nvcc's reflect values, the knobs.
+/// opt: nvopt's pipeline at the level (LLVM's `default<On>` with `--upstream`), clang's device
+/// flags, nvcc's reflect values, the knobs.
 pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
-    let mut cmd = vec![
-        s(&setup.opt),
-        format!("-load-pass-plugin={}", setup.plugin.display()),
-        format!("-passes=nvopt<{}>", o.level()),
-    ];
+    let mut cmd = vec![s(&setup.opt)];
+    match &setup.plugin {
+        Some(plugin) => cmd.extend([
+            format!("-load-pass-plugin={}", plugin.display()),
+            format!("-passes=nvopt<{}>", o.level()),
+        ]),
+        None => cmd.push(format!("-passes=default<{}>", o.level())),
+    }
     cmd.extend(CLANG_DEVICE_OPT_FLAGS.map(String::from));
     cmd.extend(reflect_values(&setup.math));
     cmd.extend(o.knobs.iter().cloned());
@@ -135,14 +140,16 @@ pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
 
 /// llc: NVPTX code generation with nvopt's codegen passes.
 pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool) -> Vec<String> {
-    let mut cmd = vec![
-        s(&setup.llc),
-        format!("--load-pass-plugin={}", setup.plugin.display()),
+    let mut cmd = vec![s(&setup.llc)];
+    if let Some(plugin) = &setup.plugin {
+        cmd.push(format!("--load-pass-plugin={}", plugin.display()));
+    }
+    cmd.extend([
         "-mtriple=nvptx64-nvidia-cuda".into(),
         format!("-mcpu={}", setup.target.sm),
         format!("-mattr=+ptx{}", setup.ptx),
         format!("-O{}", o.llc_level()),
-    ];
+    ]);
     cmd.extend(llc_math(&setup.math, ir_input));
     cmd.extend(o.knobs.iter().cloned());
     if o.verify {
@@ -230,7 +237,7 @@ mod tests {
             clang: "/b/clang++".into(),
             opt: "/b/opt".into(),
             llc: "/b/llc".into(),
-            plugin: "/p/libnvopt.so".into(),
+            plugin: Some("/p/libnvopt.so".into()),
             cuda,
             target: crate::target::resolve_arch(Some("sm_90")).unwrap(),
             ptx: 80,
@@ -325,6 +332,17 @@ mod tests {
             "/n/ptxas -arch=sm_90 -maxrregcount=32 -g --dont-merge-basicblocks --return-at-end \
              --fmad false --compile-only -v -warn-spills a.ptx -o a.cubin"
         );
+    }
+
+    #[test]
+    fn upstream_runs_llvms_pipeline_without_the_plugin() {
+        let o = opts(&["--upstream", "-O2"]);
+        let mut st = setup(Cuda::None, o.math.resolve());
+        st.plugin = None;
+        let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+        assert!(p.starts_with("/b/opt '-passes=default<O2>' -enable-memcpyopt-without-libcalls"));
+        let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
+        assert!(l.starts_with("/b/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -mattr=+ptx80 -O2"));
     }
 
     #[test]

@@ -57,6 +57,8 @@ nvopt:
   -Xopt ARG                    pass ARG to opt (repeatable)
   -Xllc ARG                    pass ARG to llc (repeatable)
   --verify                     opt -verify-each, llc -verify-machineinstrs
+  --upstream                   for comparisons: LLVM's own default<On> and llc without the
+                               plugin, with everything else as above (no fast-compile levels)
 
 driver:
   -v                           print each command before running it, and its time

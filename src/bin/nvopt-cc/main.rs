@@ -123,7 +123,11 @@ fn resolve(o: &Options) -> Result<Setup> {
         clang: tool("clang++")?,
         opt: tool("opt")?,
         llc: tool("llc")?,
-        plugin: toolchain::plugin(o.plugin.as_deref(), &root).map_err(Failure::usage)?,
+        plugin: if o.upstream {
+            None
+        } else {
+            Some(toolchain::plugin(o.plugin.as_deref(), &root).map_err(Failure::usage)?)
+        },
         cuda,
         target,
         ptx,
@@ -187,11 +191,9 @@ fn compile(o: &Options, setup: &Setup, input: &str) -> Result<()> {
         ir = bc.display().to_string();
     }
     let opt_out = scratch.dir.join(format!("{name}.opt.bc"));
-    run_stage(
-        &format!("opt (optimizer, nvopt<{}>)", o.level()),
-        &commands::opt(setup, o, &ir, &opt_out),
-        o,
-    )?;
+    let pipeline = if o.upstream { "default" } else { "nvopt" };
+    let stage = format!("opt (optimizer, {pipeline}<{}>)", o.level());
+    run_stage(&stage, &commands::opt(setup, o, &ir, &opt_out), o)?;
 
     let output = default_output(o, input);
     let to_stdout = output == "-";

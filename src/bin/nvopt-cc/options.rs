@@ -82,6 +82,8 @@ pub struct Options {
     pub verify: bool,
     pub run_ptxas: bool,
     pub plugin: Option<String>,
+    /// `--upstream`: LLVM's own `default<On>` and llc without the plugin, for comparisons.
+    pub upstream: bool,
     pub warnings: Vec<String>,
 }
 
@@ -134,6 +136,7 @@ impl Options {
             verify: false,
             run_ptxas: true,
             plugin: None,
+            upstream: false,
             warnings: Vec::new(),
         }
     }
@@ -229,6 +232,7 @@ const FLAG_NAMES: &[(&[&str], Flag)] = &[
     (&["--verify"], Flag::Verify),
     (&["--no-ptxas"], Flag::NoPtxas),
     (&["--no-build"], Flag::NoBuild),
+    (&["--upstream"], Flag::Upstream),
 ];
 
 #[derive(Clone, Copy)]
@@ -245,6 +249,7 @@ enum Flag {
     Verify,
     NoPtxas,
     NoBuild,
+    Upstream,
 }
 
 /// Parses the arguments after the program name.
@@ -289,6 +294,7 @@ fn apply_flag(o: &mut Options, flag: Flag) {
         Flag::Keep => o.keep = true,
         Flag::Verify => o.verify = true,
         Flag::NoPtxas => o.run_ptxas = false,
+        Flag::Upstream => o.upstream = true,
         // The wrapper scripts/nvopt-cc reads it; the binary never builds anything.
         Flag::NoBuild | Flag::Help | Flag::Version => {}
     }
@@ -420,6 +426,14 @@ fn check(o: &Options) -> Result<(), ArgError> {
         return Err(ArgError::Usage(
             "no input file (give .cu, .ll or .bc files; see nvopt-cc --help)".into(),
         ));
+    }
+    if o.upstream && o.level().starts_with("Ofc") {
+        return Err(ArgError::Usage(
+            "--upstream runs LLVM's default<O0..O3>, which has no fast-compile levels".into(),
+        ));
+    }
+    if o.upstream && !o.knobs.is_empty() {
+        return Err(ArgError::Usage("--knob sets nvopt's knobs: not with --upstream".into()));
     }
     if o.inputs.len() > 1 && o.output.is_some() {
         return Err(ArgError::Usage(
