@@ -6,7 +6,9 @@
 #             (nvidia-cuda-cccl; nvcc and nvopt-cc add it with -isystem), curand_*.h
 #             (nvidia-curand: clang's CUDA runtime wrapper includes curand_mtgp32_kernel.h)
 #   nvvm/libdevice/libdevice.10.bc  (nvidia-nvvm; clang links it for math functions)
-#   bin/      ptxas (nvidia-cuda-nvcc; clang only needs the folder to exist)
+#   bin/      ptxas, fatbinary, nvlink (nvidia-cuda-nvcc; a device-only compile only needs the
+#             folder to exist, a whole clang CUDA compile runs ptxas and fatbinary from it)
+#   lib64/    libcudart (nvidia-cuda-runtime; clang links -lcudart from here)
 # clang's version check reads include/cuda.h (CUDA 13.x: clang-22 warns that it is newer than
 # it knows, -Wunknown-cuda-version, and treats it as its newest).
 # The cu13 wheels install into one folder, site-packages/nvidia/cu13, so the layout is a set of
@@ -49,7 +51,10 @@ rm -rf "$out.tmp"
 mkdir -p "$out.tmp/bin" "$out.tmp/nvvm"
 ln -s "$cu/include" "$out.tmp/include"
 ln -s "$cu/nvvm/libdevice" "$out.tmp/nvvm/libdevice"
-[ -x "$cu/bin/ptxas" ] && ln -s "$cu/bin/ptxas" "$out.tmp/bin/ptxas"
+for tool in ptxas fatbinary nvlink; do
+  if [ -x "$cu/bin/$tool" ]; then ln -s "$cu/bin/$tool" "$out.tmp/bin/$tool"; fi
+done
+[ -d "$cu/lib" ] && ln -s "$cu/lib" "$out.tmp/lib64"
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "$out"

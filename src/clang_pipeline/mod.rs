@@ -19,12 +19,21 @@
 //! the target machine's level. The adapter is src/shim/clang_pipeline.cpp; every decision is
 //! here.
 //!
+//! What nvopt-cc gives the same compile besides (src/bin/nvopt-cc): clang's CUDA toolchain
+//! already passes `-enable-memcpyopt-without-libcalls` and contracts (`-ffp-contract=fast`);
+//! nvcc's precision for libdevice needs `-mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1` (and
+//! `__CUDA_PREC_DIV=1`, `__CUDA_FTZ=0`), which upstream clang leaves at 0. With those, clang's
+//! PTX equals the driver's (plugin-tests/clang, plugin-tests/cuda).
+//!
 //! Limits: passes LLVM marks required still run after nvopt's pipeline (always-inline,
 //! coroutine lowering, annotation remarks, verifiers, sanitizer instrumentation, the bitcode
 //! writer): on a CUDA device module without coroutines or sanitizers they leave the IR as
-//! nvopt's pipeline left it. clang's `-O0` marks every function `optnone`, which makes LLVM skip
-//! optional passes on it: compile at `-O1` or above (the option picks nvopt's level), or add
-//! `-Xclang -disable-O0-optnone`. LTO pre-link pipelines (`-flto`, `-foffload-lto`) are
+//! nvopt's pipeline left it, except at Ofcmax, which runs no inliner: there LLVM's
+//! always-inliner still inlines `always_inline` functions (clang's `__forceinline__`, the
+//! builtin-variable accessors), which the driver's `nvopt<Ofcmax>` keeps as calls. clang's
+//! `-O0` marks every function `optnone`, which makes LLVM skip optional passes on it: compile
+//! at `-O1` or above (the option picks nvopt's level), or add `-Xclang -disable-O0-optnone` (as
+//! the driver does at O0). LTO pre-link pipelines (`-flto`, `-foffload-lto`) are
 //! replaced the same way, but the link-time optimizer is not nvopt's. The option is a
 //! command-line string, not an entry of the knob table (src/knobs.rs holds booleans and
 //! integers).
