@@ -1,11 +1,14 @@
 // Compatibility header: lets one .cu file compile with NVIDIA's nvcc and with clang-22 in CUDA
 // device mode without any CUDA SDK (DESIGN.md: `-nocudainc -nocudalib`, define `__global__`
-// etc. yourself). Under nvcc the real CUDA headers are already in effect and this is a no-op.
+// etc. yourself). Under nvcc, and under clang with a CUDA installation (--cuda-path, whose
+// runtime wrapper clang includes first), the real CUDA headers are already in effect and this
+// is a no-op.
 #ifndef NVOPT_CUDA_H
 #define NVOPT_CUDA_H
 
 // clang itself defines __CUDA_ARCH_LIST__ (900 for sm_90), so only __NVCC__ tells nvcc apart.
-#if defined(__clang__) && defined(__CUDA__) && !defined(__NVCC__) && !defined(__CUDACC_VER_MAJOR__)
+#if defined(__clang__) && defined(__CUDA__) && !defined(__NVCC__) &&                           \
+    !defined(__CUDACC_VER_MAJOR__) && !defined(__CLANG_CUDA_RUNTIME_WRAPPER_H__)
 #include "__clang_cuda_builtin_vars.h"
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))

@@ -7,14 +7,17 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/build/nvidia-venv"
+# nvidia-curand: clang's CUDA runtime wrapper includes its curand_mtgp32_kernel.h
+# (scripts/cuda-path.sh assembles the headers into clang's --cuda-path layout).
 wheels="nvidia-cuda-nvcc nvidia-nvvm nvidia-cuda-runtime nvidia-cuda-crt nvidia-cuda-cccl
-nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm"
+nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm nvidia-curand"
 
 find_cu() {
   ls -d "$venv"/lib/python3*/site-packages/nvidia/cu13 2>/dev/null | head -1
 }
 
-if [ -z "$(find_cu)" ] || [ ! -x "$(find_cu)/bin/ptxas" ]; then
+if [ -z "$(find_cu)" ] || [ ! -x "$(find_cu)/bin/ptxas" ] ||
+  [ ! -e "$(find_cu)/include/curand_mtgp32_kernel.h" ]; then
   echo "nvidia-tools: installing NVIDIA's CUDA wheels into $venv (first use only)" >&2
   python3 -m venv "$venv" >&2 || { echo "nvidia-tools: python3 -m venv failed" >&2; exit 1; }
   # shellcheck disable=SC2086

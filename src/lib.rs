@@ -3,6 +3,7 @@
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod addr;
+pub mod clang_pipeline;
 pub mod coalesce;
 pub mod codegen;
 pub mod cssa;
@@ -62,6 +63,7 @@ extern "C" fn on_load() {
         knobs::register();
         coalesce::ffi::register();
         cssa::ffi::register();
+        clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();
     }

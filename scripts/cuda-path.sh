@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Assembles, from NVIDIA's CUDA wheels in build/nvidia-venv (scripts/nvidia-tools.sh), the
+# directory layout clang's --cuda-path expects, in build/cuda, and prints its path:
+#   include/  cuda_runtime.h, crt/, cooperative_groups, cuda_fp16.h, ... (nvidia-cuda-runtime,
+#             nvidia-cuda-crt), CCCL (CUB, Thrust, libcu++) under include/cccl
+#             (nvidia-cuda-cccl; nvcc and nvopt-cc add it with -isystem), curand_*.h
+#             (nvidia-curand: clang's CUDA runtime wrapper includes curand_mtgp32_kernel.h)
+#   nvvm/libdevice/libdevice.10.bc  (nvidia-nvvm; clang links it for math functions)
+#   bin/      ptxas, fatbinary, nvlink (nvidia-cuda-nvcc; a device-only compile only needs the
+#             folder to exist, a whole clang CUDA compile runs ptxas and fatbinary from it)
+#   lib64/    libcudart (nvidia-cuda-runtime; clang links -lcudart from here)
+# clang's version check reads include/cuda.h (CUDA 13.x: clang-22 warns that it is newer than
+# it knows, -Wunknown-cuda-version, and treats it as its newest).
+# The cu13 wheels install into one folder, site-packages/nvidia/cu13, so the layout is a set of
+# links into it. Used by nvopt-cc (when build/cuda is missing), the tests and the real-code check.
+#   --install   first install the wheels that are missing (bash scripts/nvidia-tools.sh)
+# Exits 1, naming the missing wheels, when the layout cannot be made. Never commit its output.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/build/cuda"
+
+if [ "${1:-}" = "--install" ]; then
+  bash "$root/scripts/nvidia-tools.sh" >/dev/null
+elif [ -n "${1:-}" ]; then
+  echo "usage: scripts/cuda-path.sh [--install]" >&2
+  exit 2
+fi
+
+cu="$(ls -d "$root"/build/nvidia-venv/lib/python3*/site-packages/nvidia/cu13 2>/dev/null | head -1 || true)"
+if [ -z "$cu" ]; then
+  echo "cuda-path: NVIDIA's CUDA wheels are not installed (run: bash scripts/cuda-path.sh --install)" >&2
+  exit 1
+fi
+
+# file in the wheels' folder -> the wheel that ships it
+parts="include/cuda_runtime.h:nvidia-cuda-runtime
+include/crt/host_defines.h:nvidia-cuda-crt
+include/cccl/cub/cub.cuh:nvidia-cuda-cccl
+include/curand_mtgp32_kernel.h:nvidia-curand
+nvvm/libdevice/libdevice.10.bc:nvidia-nvvm"
+missing=""
+while IFS=: read -r file wheel; do
+  [ -e "$cu/$file" ] || missing="$missing $wheel"
+done <<< "$parts"
+if [ -n "$missing" ]; then
+  echo "cuda-path: missing wheels:$missing (run: bash scripts/cuda-path.sh --install)" >&2
+  exit 1
+fi
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp/bin" "$out.tmp/nvvm"
+ln -s "$cu/include" "$out.tmp/include"
+ln -s "$cu/nvvm/libdevice" "$out.tmp/nvvm/libdevice"
+for tool in ptxas fatbinary nvlink; do
+  if [ -x "$cu/bin/$tool" ]; then ln -s "$cu/bin/$tool" "$out.tmp/bin/$tool"; fi
+done
+[ -d "$cu/lib" ] && ln -s "$cu/lib" "$out.tmp/lib64"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+echo "$out"

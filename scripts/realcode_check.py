@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Real-code check: compiles every .cu file under a directory (any CUDA code a user has) with
+upstream LLVM, nvopt and, when installed, NVIDIA's nvcc, and prints per kernel the ptxas figures
+(registers, spill stores and loads, stack frame) and PTX facts (generic ld/st, calls, bar.sync)
+of each compiler, the .func count of each file, and every failure.
+
+  upstream  nvopt-cc --upstream: LLVM 22's default<On> and llc without the plugin
+  nvopt     nvopt-cc: nvopt<LEVEL> and llc with the plugin
+  nvcc      nvcc -ptx (device code only; skipped when nvcc is not installed)
+
+Both LLVM columns go through the same driver, so they share the front end (clang-22 with the
+CUDA headers of --cuda-path, NVOPT_CUDA_PATH or NVIDIA's wheels, scripts/cuda-path.sh), nvcc's
+precision defaults and the codegen flags: only the optimizer and nvopt's codegen passes differ.
+Python 3.11, standard library only. Exit status: 0; 1 when an nvopt compile failed; 2 on a usage
+error.
+
+usage: scripts/realcode_check.py DIR [--arch sm_90] [--level O3] [--compilers upstream,nvopt,nvcc]
+       [--cuda-path DIR|none] [-I DIR] [-D M[=V]] [--jobs N] [--tsv FILE] [--keep DIR]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# $NVOPT_CC: another nvopt-cc (the tests use the built binary).
+DRIVER = os.environ.get("NVOPT_CC") or os.path.join(ROOT, "scripts", "nvopt-cc")
+COMPILERS = ("upstream", "nvopt", "nvcc")
+LEVELS = ("O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin")
+STATE_SPACES = {"global", "shared", "local", "param", "const"}
+FIGURES = ("regs", "spill_st", "spill_ld", "stack")
+FACTS = ("generic_ldst", "calls", "bar_sync")
+
+
+# ---------------------------------------------------------------- tools
+
+def nvidia_bin():
+    """The folder with NVIDIA's nvcc and ptxas: $NVOPT_NVIDIA_BIN, PATH, or the wheels."""
+    given = os.environ.get("NVOPT_NVIDIA_BIN")
+    if given:
+        return given
+    on_path = shutil.which("ptxas")
+    if on_path:
+        return os.path.dirname(on_path)
+    venv = os.path.join(ROOT, "build", "nvidia-venv", "lib")
+    for py in sorted(os.listdir(venv)) if os.path.isdir(venv) else []:
+        cand = os.path.join(venv, py, "site-packages", "nvidia", "cu13", "bin")
+        if os.path.isdir(cand):
+            return cand
+    return None
+
+
+def tool(folder, name):
+    path = os.path.join(folder, name) if folder else ""
+    return path if path and os.access(path, os.X_OK) else None
+
+
+# ---------------------------------------------------------------- PTX and ptxas facts
+
+def ptx_functions(ptx):
+    """{name: (is_entry, body)} for every function defined in a PTX file."""
+    out = {}
+    header = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.(entry|func)\s+(?:\([^)]*\)\s*)?"
+                        r"([A-Za-z_$][\w$]*)\s*\(?")
+    lines = ptx.splitlines()
+    i = 0
+    while i < len(lines):
+        m = header.match(lines[i])
+        if not m or lines[i].lstrip().startswith(".extern"):
+            i += 1
+            continue
+        kind, name = m.group(1), m.group(2)
+        j = i
+        while j < len(lines) and lines[j].strip() != "{" and not lines[j].rstrip().endswith(";"):
+            j += 1
+        if j >= len(lines) or lines[j].rstrip().endswith(";"):  # a declaration (prototype)
+            i = j + 1
+            continue
+        depth, k = 0, j
+        while k < len(lines):
+            depth += lines[k].count("{") - lines[k].count("}")
+            if depth == 0:
+                break
+            k += 1
+        out[name] = (kind == "entry", "\n".join(lines[j:k + 1]))
+        i = k + 1
+    return out
+
+
+LDST = re.compile(r"^\s*(?:@!?%\w+\s+)?(ld|st)((?:\.[\w:]+)*)\s")
+CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\b", re.M)
+BARRIER = re.compile(r"\b(?:bar|barrier)(?:\.cta)?\.sync\b")
+
+
+def ptx_facts(body):
+    generic = 0
+    for line in body.splitlines():
+        m = LDST.match(line)
+        if m:
+            parts = {p.split("::")[0] for p in m.group(2).split(".") if p}
+            if not parts & STATE_SPACES:
+                generic += 1
+    return {"generic_ldst": generic, "calls": len(CALL.findall(body)),
+            "bar_sync": len(BARRIER.findall(body))}
+
+
+def ptxas_figures(report):
+    """{function: {regs, spill_st, spill_ld, stack}} from `ptxas -v`."""
+    figs, current = {}, None
+    for line in report.splitlines():
+        m = (re.search(r"Compiling entry function '([^']+)'", line)
+             or re.search(r"Function properties for (\S+)", line))
+        if m:
+            current = figs.setdefault(m.group(1), {})
+            continue
+        if current is None:
+            continue
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads",
+                      line)
+        if m:
+            current["stack"], current["spill_st"], current["spill_ld"] = map(int, m.groups())
+        m = re.search(r"Used (\d+) registers", line)
+        if m:
+            current["regs"] = int(m.group(1))
+    return figs
+
+
+# ---------------------------------------------------------------- compiling
+
+def level_flags(level, compiler):
+    if compiler == "nvcc":
+        if level.startswith("Ofc"):
+            return ["--Ofast-compile=" + level[3:]]
+        return [] if level == "O3" else ["-Xcicc", "-" + level]
+    return ["-Ofc=" + level[3:]] if level.startswith("Ofc") else ["-" + level]
+
+
+def compile_one(compiler, cu, out_dir, args, nv_bin):
+    """Compiles one file; returns (ptx path or None, error text or None)."""
+    stem = os.path.splitext(os.path.relpath(cu, args.dir))[0].replace(os.sep, "__")
+    ptx = os.path.join(out_dir, f"{stem}.{compiler}.ptx")
+    pp = [f"-I{d}" for d in args.include] + [f"-D{d}" for d in args.define]
+    if compiler == "nvcc":
+        cmd = [tool(nv_bin, "nvcc"), "-ptx", f"-arch={args.arch}", *level_flags(args.level, "nvcc"),
+               f"-I{os.path.join(ROOT, 'include')}", *pp, cu, "-o", ptx]
+    else:
+        cmd = [DRIVER, "--no-ptxas", f"-arch={args.arch}", *level_flags(args.level, compiler),
+               *pp, cu, "-o", ptx]
+        if compiler == "upstream":
+            cmd.insert(1, "--upstream")
+        if args.cuda_path:
+            cmd.insert(1, f"--cuda-path={args.cuda_path}")
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None, failure_summary((proc.stderr or proc.stdout).strip().splitlines(),
+                                     proc.returncode)
+    return ptx, None
+
+
+def failure_summary(lines, code, keep=3, width=300):
+    """The first error lines of a failed compile and its last line, each cut to `width`."""
+    picked = [line for line in lines if "error" in line][:keep]
+    if lines and lines[-1] not in picked:
+        picked.append(lines[-1])
+    return "\n".join(line[:width] for line in picked) or f"exit {code}"
+
+
+def assemble(ptx, arch, nv_bin):
+    ptxas = tool(nv_bin, "ptxas")
+    if not ptxas:
+        return {}
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull],
+                          capture_output=True, text=True)
+    return ptxas_figures(proc.stdout + proc.stderr) if proc.returncode == 0 else {}
+
+
+def measure(compiler, cu, out_dir, args, nv_bin):
+    ptx, error = compile_one(compiler, cu, out_dir, args, nv_bin)
+    if error:
+        return {"error": error}
+    text = open(ptx).read()
+    funcs = ptx_functions(text)
+    figs = assemble(ptx, args.arch, nv_bin)
+    kernels = {name: {**ptx_facts(body), **figs.get(name, {})}
+               for name, (is_entry, body) in funcs.items() if is_entry}
+    helpers = [body for is_entry, body in funcs.values() if not is_entry]
+    generic = sum(ptx_facts(body)["generic_ldst"] for body in helpers)
+    return {"kernels": kernels, "funcs": (len(helpers), generic)}
+
+
+# ---------------------------------------------------------------- report
+
+def demangle(names):
+    cxxfilt = shutil.which("llvm-cxxfilt") or "/usr/lib/llvm-22/bin/llvm-cxxfilt"
+    if not names or not os.access(cxxfilt, os.X_OK):
+        return {n: n for n in names}
+    proc = subprocess.run([cxxfilt], input="\n".join(names), capture_output=True, text=True)
+    out = proc.stdout.splitlines()
+    return dict(zip(names, out)) if len(out) == len(names) else {n: n for n in names}
+
+
+def cell(k, key):
+    return "-" if k is None or key not in k else str(k[key])
+
+
+def report(files, results, compilers, args):
+    rows, failures = [], []
+    header = ["file", "kernel"] + [f"{c}:{f}" for c in compilers for f in FIGURES + FACTS]
+    funcs_line = []
+    for cu in files:
+        rel = os.path.relpath(cu, args.dir)
+        per = {c: results[(c, cu)] for c in compilers}
+        for c, r in per.items():
+            if "error" in r:
+                failures.append((rel, c, r["error"]))
+        funcs_line.append(rel + ": " + ", ".join(
+            f"{c} {per[c]['funcs'][0]} ({per[c]['funcs'][1]} generic ld/st)" if "funcs" in per[c]
+            else f"{c} failed" for c in compilers))
+        names = sorted({n for r in per.values() for n in r.get("kernels", {})})
+        for name in names:
+            row = [rel, name]
+            for c in compilers:
+                k = per[c].get("kernels", {}).get(name)
+                row += [cell(k, f) for f in FIGURES + FACTS]
+            rows.append(row)
+    pretty = demangle([r[1] for r in rows])
+    print(f"real-code check: {len(files)} files, {len(rows)} kernels, {args.arch} {args.level}, "
+          f"compilers: {', '.join(compilers)}")
+    print("per kernel, for each compiler: regs spill_st spill_ld stack (ptxas -v) | "
+          "generic_ldst calls bar_sync (PTX)")
+    for r in rows:
+        print(f"{r[0]}: {pretty.get(r[1], r[1])}")
+        for i, c in enumerate(compilers):
+            vals = r[2 + i * 7: 2 + (i + 1) * 7]
+            print(f"  {c:9} {' '.join(f'{v:>4}' for v in vals[:4])} | "
+                  f"{' '.join(f'{v:>4}' for v in vals[4:])}")
+    print(".func definitions per file (and the generic ld/st in them):")
+    for line in funcs_line:
+        print("  " + line)
+    print(f"failures: {len(failures)}")
+    for rel, c, err in failures:
+        print(f"  {rel} [{c}]:")
+        for line in err.splitlines():
+            print(f"    {line}")
+    if args.tsv:
+        with open(args.tsv, "w") as f:
+            f.write("\t".join(header) + "\n")
+            for r in rows:
+                f.write("\t".join(r) + "\n")
+    return failures
+
+
+def main(argv):
+    p = argparse.ArgumentParser(prog="realcode_check.py", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("dir", help="directory searched recursively for .cu files")
+    p.add_argument("--arch", default="sm_90")
+    p.add_argument("--level", default="O3", choices=LEVELS)
+    p.add_argument("--compilers", default=",".join(COMPILERS),
+                   help="comma-separated subset of upstream,nvopt,nvcc (default: all)")
+    p.add_argument("--cuda-path", help="CUDA installation for clang, or none (default: the "
+                   "driver's: NVOPT_CUDA_PATH, else NVIDIA's wheels)")
+    p.add_argument("-I", dest="include", action="append", default=[], metavar="DIR")
+    p.add_argument("-D", dest="define", action="append", default=[], metavar="M[=V]")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--tsv", help="also write the per-kernel table here")
+    p.add_argument("--keep", help="write the PTX here (default: a temp dir, removed)")
+    args = p.parse_args(argv)
+    compilers = [c for c in args.compilers.split(",") if c]
+    bad = [c for c in compilers if c not in COMPILERS]
+    if bad or not compilers:
+        p.error(f"unknown compiler(s) {', '.join(bad) or '(none)'}; valid: {', '.join(COMPILERS)}")
+    if not os.path.isdir(args.dir):
+        p.error(f"not a directory: {args.dir}")
+    files = sorted(os.path.join(d, f) for d, _, fs in os.walk(args.dir) for f in fs
+                   if f.endswith(".cu"))
+    if not files:
+        p.error(f"no .cu files under {args.dir}")
+    nv_bin = nvidia_bin()
+    if "nvcc" in compilers and not tool(nv_bin, "nvcc"):
+        print("real-code check: nvcc is not installed: no nvcc column "
+              "(bash scripts/nvidia-tools.sh installs it)", file=sys.stderr)
+        compilers.remove("nvcc")
+    if not tool(nv_bin, "ptxas"):
+        print("real-code check: ptxas is not installed: no ptxas figures", file=sys.stderr)
+    out_dir = args.keep or tempfile.mkdtemp(prefix="realcode-")
+    os.makedirs(out_dir, exist_ok=True)
+    try:
+        jobs = [(c, cu) for cu in files for c in compilers]
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            done = pool.map(lambda j: measure(j[0], j[1], out_dir, args, nv_bin), jobs)
+            results = dict(zip(jobs, done))
+        failures = report(files, results, compilers, args)
+    finally:
+        if not args.keep:
+            shutil.rmtree(out_dir, ignore_errors=True)
+    return 1 if any(c == "nvopt" for _, c, _ in failures) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,87 @@
+//! `nvopt-cc --help` and `--version`.
+
+pub const HELP: &str = "\
+usage: nvopt-cc [options] INPUT.{cu,ll,bc}... [-o OUT]
+
+Compiles CUDA or LLVM IR files to PTX (or cubin) with NVIDIA cicc's optimization flow as
+rebuilt by the nvopt plugin: clang++-22 (for .cu) -> opt -passes='nvopt<LEVEL>' -> llc (nvopt
+codegen passes) -> ptxas (figures, cubin) when NVIDIA's ptxas is installed. Device-side
+options follow nvcc; optimization levels follow cicc.
+
+optimization level (cicc's options and semantics):
+  -O0 | -O1 | -O2 | -O3        optimizer nvopt<On>, codegen llc -On (default: -O3, as nvcc,
+                               which never passes -O to cicc)
+  -Ofast-compile=LEVEL         LEVEL is max, mid, min or 0 (0 = use the -O level). Also spelled
+  -Ofc=LEVEL                   --Ofast-compile / --Ofc, with the level joined by = or next.
+                               max|mid|min run nvopt<Ofcmax|Ofcmid|Ofcmin> and llc -O0 (cicc
+                               uses its O0 codegen list at every fast-compile level); a
+                               non-zero fast-compile level wins over -O<n>, as in cicc
+
+target and output:
+  -arch ARCH                   sm_XX[a|f] or compute_XX[a|f] (default: sm_90); also
+                               --gpu-architecture ARCH, -arch=ARCH; given twice, the last wins
+  -ptx | -cubin                write PTX (default) or a cubin assembled by ptxas (needs ptxas
+                               and a real sm_XX target)
+  -o FILE                      output file (default: each INPUT's stem + .ptx or .cubin in the
+                               current directory; - for stdout); one input only
+  --ptx-isa NN                 PTX ISA version, e.g. 80 or 8.0 (also --ptx=NN; default:
+                               max(8.0, llc-22's minimum for ARCH))
+
+code generation (as nvcc passes them to cicc and ptxas):
+  -maxrregcount N              register limit per thread, given to ptxas (nvopt's passes do
+                               not read it yet)
+  -Xptxas A,B,...              options for ptxas (comma-separated, as in nvcc)
+  --use_fast_math              -ftz=true -prec-div=false -prec-sqrt=false -fmad=true, plus
+                               clang's fast-math flags and approximate transcendentals
+  -ftz=BOOL, -prec-div=BOOL,   nvcc's individual floating-point options (true|false); they win
+  -prec-sqrt=BOOL, -fmad=BOOL  over --use_fast_math. They set nvvm-reflect's __CUDA_FTZ,
+                               __CUDA_PREC_DIV and __CUDA_PREC_SQRT (default 0, 1, 1, as nvcc)
+  -lineinfo                    line information (.loc) in the PTX; ptxas --generate-line-info
+  -G                           full device debug info at -O0; ptxas -g
+  -rdc=BOOL                    relocatable device code: clang -fgpu-rdc, ptxas --compile-only
+                               (nvopt's passes do not read it yet)
+
+front end (.cu only):
+  -I DIR, -D M[=V], -U M       also --include-path, --define-macro, --undefine-macro
+  -include FILE, -isystem DIR  also --pre-include FILE
+  --cuda-path DIR              CUDA installation for clang (headers, libdevice): a CUDA
+                               toolkit, or `none` for no CUDA headers (clang's builtins and
+                               include/nvopt_cuda.h only). Default: $NVOPT_CUDA_PATH, else
+                               <root>/build/cuda assembled from NVIDIA's wheels by
+                               scripts/cuda-path.sh when they are installed, else none
+  -Xcc ARG                     pass ARG to the clang++-22 driver
+
+nvopt:
+  --knob NAME=VALUE            set a plugin knob (cl::opt) in both opt and llc as -NAME=VALUE
+                               (repeatable; NAME alone gives -NAME)
+  -Xopt ARG                    pass ARG to opt (repeatable)
+  -Xllc ARG                    pass ARG to llc (repeatable)
+  --verify                     opt -verify-each, llc -verify-machineinstrs
+  --upstream                   for comparisons: LLVM's own default<On> and llc without the
+                               plugin, with everything else as above (no fast-compile levels)
+
+driver:
+  -v                           print each command before running it, and its time
+  --keep                       keep the intermediate files in a temp dir (its name is printed)
+  --no-ptxas                   do not run ptxas (no figures)
+  --plugin PATH                use this libnvopt.so (default: $NVOPT_PLUGIN, else
+                               <root>/target/release/libnvopt.so)
+  --no-build                   scripts/nvopt-cc: do not rebuild the crate when it is stale
+  --version, -h | --help
+
+exit status: 0; 1 for a usage error or a failed front end, optimizer or code generator (the
+tool's own status when it has one); ptxas's status (255) when ptxas rejects the PTX.
+
+environment: NVOPT_LLVM_BIN (default /usr/lib/llvm-22/bin), NVOPT_PLUGIN, NVOPT_CUDA_PATH,
+NVOPT_NVIDIA_BIN (directory with ptxas; else ptxas on PATH, in the CUDA installation, or in
+<root>/build/nvidia-venv, made by `bash scripts/nvidia-tools.sh`).
+
+example: scripts/nvopt-cc -O3 -arch sm_90 examples/saxpy.cu -o build/saxpy.ptx
+";
+
+pub fn version() -> String {
+    format!(
+        "nvopt-cc {}: nvcc-style driver of the nvopt plugin (NVIDIA cicc's NVPTX flow on LLVM 22)\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}

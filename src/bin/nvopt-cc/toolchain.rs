@@ -1,0 +1,168 @@
+//! Where the tools are: the project root (for the plugin, the compatibility header and the
+//! NVIDIA wheels), LLVM 22's clang++/opt/llc, the nvopt plugin, NVIDIA's ptxas, and the CUDA
+//! installation clang's `--cuda-path` takes (a real CUDA toolkit, or the one
+//! scripts/cuda-path.sh assembles from NVIDIA's PyPI wheels in build/cuda).
+use std::env;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where Debian's LLVM 22 installs its tools; `NVOPT_LLVM_BIN` overrides it.
+const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
+
+/// The project root: the checkout this binary was built in (`<root>/target/<profile>/`),
+/// else the one it was compiled from (an installed copy, `cargo install --path .`).
+pub fn project_root() -> PathBuf {
+    let from_exe = env::current_exe()
+        .ok()
+        .and_then(|exe| exe.canonicalize().ok())
+        .and_then(|exe| exe.parent()?.parent()?.parent().map(Path::to_path_buf))
+        .filter(|root| root.join("Cargo.toml").is_file());
+    from_exe.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
+
+pub fn llvm_bin() -> PathBuf {
+    env::var_os("NVOPT_LLVM_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(LLVM_BIN))
+}
+
+/// One LLVM 22 tool, or an error saying how to install it.
+pub fn llvm_tool(name: &str, root: &Path) -> Result<PathBuf, String> {
+    let path = llvm_bin().join(name);
+    if path.exists() {
+        return Ok(path);
+    }
+    Err(format!(
+        "LLVM 22 tool missing: {} (install it with `bash {}/scripts/build.sh` or \
+         `apt-get install llvm-22-tools clang-22`; or set NVOPT_LLVM_BIN)",
+        path.display(),
+        root.display()
+    ))
+}
+
+/// The plugin: `--plugin`, else `$NVOPT_PLUGIN`, else `<root>/target/release/libnvopt.so`.
+pub fn plugin(asked: Option<&str>, root: &Path) -> Result<PathBuf, String> {
+    let explicit =
+        asked.map(PathBuf::from).or_else(|| env::var_os("NVOPT_PLUGIN").map(PathBuf::from));
+    if let Some(p) = explicit {
+        return if p.exists() { Ok(p) } else { Err(format!("plugin not found: {}", p.display())) };
+    }
+    let p = root.join("target/release/libnvopt.so");
+    if p.exists() {
+        Ok(p)
+    } else {
+        Err(format!(
+            "plugin not built: {} (run `bash {}/scripts/build.sh`, or use scripts/nvopt-cc, \
+             which builds it)",
+            p.display(),
+            root.display()
+        ))
+    }
+}
+
+/// The `cu13` folder of the wheels scripts/nvidia-tools.sh installs in build/nvidia-venv.
+pub fn wheels_cu13(root: &Path) -> Option<PathBuf> {
+    let lib = root.join("build/nvidia-venv/lib");
+    let mut pythons: Vec<PathBuf> = std::fs::read_dir(lib)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python3")))
+        .collect();
+    pythons.sort();
+    pythons.into_iter().map(|p| p.join("site-packages/nvidia/cu13")).find(|p| p.is_dir())
+}
+
+fn executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// NVIDIA's ptxas: `$NVOPT_NVIDIA_BIN`, else PATH, else the CUDA installation in use, else
+/// the wheels.
+pub fn ptxas(root: &Path, cuda: &Cuda) -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = env::var_os("NVOPT_NVIDIA_BIN") {
+        candidates.push(PathBuf::from(dir).join("ptxas"));
+    }
+    if let Some(path) = env::var_os("PATH") {
+        candidates.extend(env::split_paths(&path).map(|d| d.join("ptxas")));
+    }
+    if let Cuda::Sdk(dir) = cuda {
+        candidates.push(dir.join("bin/ptxas"));
+    }
+    if let Some(cu) = wheels_cu13(root) {
+        candidates.push(cu.join("bin/ptxas"));
+    }
+    candidates.into_iter().find(|p| executable(p))
+}
+
+/// The CUDA installation clang compiles against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cuda {
+    /// A directory with clang's layout: include/ (cuda_runtime.h, CCCL under include/cccl),
+    /// nvvm/libdevice/libdevice.10.bc, bin/.
+    Sdk(PathBuf),
+    /// No CUDA headers: clang's builtins only, plus include/nvopt_cuda.h.
+    None,
+}
+
+/// The files clang needs in a CUDA installation, and the wheel that ships each.
+const CUDA_PARTS: &[(&str, &str)] = &[
+    ("include/cuda_runtime.h", "nvidia-cuda-runtime"),
+    ("include/crt/host_defines.h", "nvidia-cuda-crt"),
+    ("nvvm/libdevice/libdevice.10.bc", "nvidia-nvvm"),
+    ("include/curand_mtgp32_kernel.h", "nvidia-curand"),
+    ("bin", "nvidia-cuda-nvcc"),
+];
+
+fn check_cuda(dir: &Path, how: &str) -> Result<Cuda, String> {
+    let missing: Vec<String> = CUDA_PARTS
+        .iter()
+        .filter(|(file, _)| !dir.join(file).exists())
+        .map(|(file, wheel)| format!("{file} (CUDA toolkit part; wheel {wheel})"))
+        .collect();
+    if missing.is_empty() {
+        Ok(Cuda::Sdk(dir.to_path_buf()))
+    } else {
+        Err(format!(
+            "{how} '{}' is not a CUDA installation clang can use: missing {}",
+            dir.display(),
+            missing.join(", ")
+        ))
+    }
+}
+
+/// Picks the CUDA installation: `--cuda-path DIR` (`none`: no CUDA headers), else
+/// `$NVOPT_CUDA_PATH`, else the wheels' layout (build/cuda, assembled by
+/// scripts/cuda-path.sh when the wheels are installed), else none.
+pub fn cuda(asked: Option<&str>, root: &Path) -> Result<Cuda, String> {
+    if asked == Some("none") {
+        return Ok(Cuda::None);
+    }
+    if let Some(dir) = asked {
+        return check_cuda(Path::new(dir), "--cuda-path");
+    }
+    if let Some(dir) = env::var_os("NVOPT_CUDA_PATH").filter(|d| !d.is_empty()) {
+        if dir == "none" {
+            return Ok(Cuda::None);
+        }
+        return check_cuda(Path::new(&dir), "NVOPT_CUDA_PATH");
+    }
+    let assembled = root.join("build/cuda");
+    if let Ok(found) = check_cuda(&assembled, "build/cuda") {
+        return Ok(found);
+    }
+    if wheels_cu13(root).is_none() {
+        return Ok(Cuda::None);
+    }
+    Ok(assemble_from_wheels(root).unwrap_or(Cuda::None))
+}
+
+/// Runs scripts/cuda-path.sh (quietly); the wheels may lack a part, then there is no CUDA.
+fn assemble_from_wheels(root: &Path) -> Option<Cuda> {
+    let script = root.join("scripts/cuda-path.sh");
+    let out = Command::new("bash").arg(&script).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    check_cuda(Path::new(&dir), "cuda-path.sh's").ok()
+}
