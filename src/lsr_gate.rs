@@ -140,7 +140,10 @@ unsafe fn read(c: &CLoopFacts) -> LoopFacts {
 pub unsafe extern "C" fn nvopt_lsr_gate_allows(c: *const CLoopFacts) -> bool {
     let c = &*c;
     let facts = read(c);
-    let decision = decide(&facts, &Gates::from_knobs(&Knobs::current()));
+    // Knob values are fixed once LLVM has parsed the command line, before any pass runs, so
+    // the gates are read once per process rather than once per loop.
+    static GATES: std::sync::OnceLock<Gates> = std::sync::OnceLock::new();
+    let decision = decide(&facts, GATES.get_or_init(|| Gates::from_knobs(&Knobs::current())));
     crate::stats::add("nv-lsr-gate", decision.counter(), 1);
     let header = String::from_utf8_lossy(slice(c.header, c.header_len));
     log::debug!(
