@@ -7,8 +7,8 @@
 /// nv-cssa: immediate dominators of a PHI operand's incoming block searched for an
 /// `icmp eq`/`icmp ne` branch edge that proves the operand equal to another value.
 pub const CSSA_MAX_DOMINATOR_DEPTH: u32 = 16;
-/// IV-start widening: operations under an IV start rebuilt in 64 bits; a deeper value is
-/// sign-extended whole, which is always exact.
+/// IV-start widening (Rust, src/addr/widen.rs): operations under an IV start rebuilt in 64
+/// bits; a deeper value is sign-extended whole, which is always exact.
 pub const WIDEN_MAX_DEPTH: u32 = 32;
 /// Address SCEV: operations walked from a load's or store's address (memoized) before nv-scev's
 /// expression is taken as it is. Deep enough for SLSR's 150-step chains in `pathological_ivs`.
@@ -24,7 +24,6 @@ pub const SREG_MAX_TERM_NODES: u32 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchBudgets {
     pub cssa_max_dominator_depth: u32,
-    pub widen_max_depth: u32,
     pub access_scev_max_depth: u32,
     pub sources_max_operand_depth: u32,
     pub sreg_max_term_nodes: u32,
@@ -32,7 +31,6 @@ pub struct SearchBudgets {
 
 pub const BUDGETS: SearchBudgets = SearchBudgets {
     cssa_max_dominator_depth: CSSA_MAX_DOMINATOR_DEPTH,
-    widen_max_depth: WIDEN_MAX_DEPTH,
     access_scev_max_depth: ACCESS_SCEV_MAX_DEPTH,
     sources_max_operand_depth: SOURCES_MAX_OPERAND_DEPTH,
     sreg_max_term_nodes: SREG_MAX_TERM_NODES,
@@ -49,10 +47,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mirror_layout_is_five_u32() {
-        // src/shim/search_budgets.h declares five uint32_t fields in this order; its
+    fn mirror_layout_is_four_u32() {
+        // src/shim/search_budgets.h declares four uint32_t fields in this order; its
         // static_assert checks the same size on the C++ side.
-        assert_eq!(std::mem::size_of::<SearchBudgets>(), 5 * 4);
-        assert_eq!(std::mem::offset_of!(SearchBudgets, sreg_max_term_nodes), 16);
+        assert_eq!(std::mem::size_of::<SearchBudgets>(), 4 * 4);
+        assert_eq!(std::mem::offset_of!(SearchBudgets, sreg_max_term_nodes), 12);
     }
 }

@@ -422,20 +422,3 @@ fn dump_basr(
     }
     out
 }
-
-/// Which IV starts `nv-iv-start-widening` rebuilds ([`super::widen::choose`] under the current
-/// knobs): `out[i]` is 1 for a chosen start, else 0.
-///
-/// # Safety
-/// `starts` and `out` hold `n` entries.
-#[no_mangle]
-pub unsafe extern "C" fn nvopt_widen_choose(
-    starts: *const super::widen::Start,
-    n: usize,
-    out: *mut u8,
-) {
-    let chosen = super::widen::choose(super::widening_runs(&Knobs::current()), slice(starts, n));
-    for (i, c) in chosen.into_iter().enumerate() {
-        *out.add(i) = c as u8;
-    }
-}

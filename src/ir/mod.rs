@@ -10,7 +10,10 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
-use llvm_sys::prelude::LLVMValueRef;
+use llvm_sys::core::*;
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::ffi::{c_char, c_void, CString};
 
 /// The function a C++ wrapper passed as a raw handle.
 ///
@@ -45,4 +48,138 @@ pub fn function_instructions<'ctx>(
 /// The raw handle of a value, for the few calls inkwell lacks (llvm-sys).
 pub fn raw(v: impl AsValueRef) -> LLVMValueRef {
     v.as_value_ref()
+}
+
+pub mod loops;
+
+/// The block an instruction is in; `None` for any other value.
+pub fn block_of(v: LLVMValueRef) -> Option<LLVMBasicBlockRef> {
+    // SAFETY: v is a live value (every LLVMValueRef this crate holds is).
+    unsafe { (!LLVMIsAInstruction(v).is_null()).then(|| LLVMGetInstructionParent(v)) }
+}
+
+/// The opcode of a binary operator instruction (add, shl, …); `None` for any other value.
+pub fn binary_opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
+    // SAFETY: as for block_of.
+    unsafe { (!LLVMIsABinaryOperator(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
+}
+
+/// Operand `i` of a user.
+pub fn operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
+    // SAFETY: callers pass an operand number below the user's operand count.
+    unsafe { LLVMGetOperand(v, i) }
+}
+
+/// Whether an instruction carries `nsw` (false for one that cannot).
+pub fn nsw(v: LLVMValueRef) -> bool {
+    // SAFETY: LLVMGetNSW answers false for instructions without the flag.
+    unsafe { LLVMGetNSW(v) != 0 }
+}
+
+/// The bit width of an integer-typed value; `None` for other types.
+pub fn int_width(v: LLVMValueRef) -> Option<u32> {
+    // SAFETY: as for block_of.
+    unsafe {
+        let ty = LLVMTypeOf(v);
+        (LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMIntegerTypeKind).then(|| LLVMGetIntTypeWidth(ty))
+    }
+}
+
+/// The zero-extended value of an integer constant of at most 64 bits.
+pub fn const_u64(v: LLVMValueRef) -> Option<u64> {
+    // SAFETY: as for block_of; the width check keeps LLVMConstIntGetZExtValue exact.
+    unsafe {
+        (!LLVMIsAConstantInt(v).is_null() && int_width(v).is_some_and(|w| w <= 64))
+            .then(|| LLVMConstIntGetZExtValue(v))
+    }
+}
+
+/// The users of a value (one entry per use).
+pub fn users(v: LLVMValueRef) -> impl Iterator<Item = LLVMValueRef> {
+    uses(v).map(|(user, _)| user)
+}
+
+/// Whether an instruction is of the given opcode.
+pub fn is(v: LLVMValueRef, op: LLVMOpcode) -> bool {
+    // SAFETY: as for block_of.
+    unsafe { !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionOpcode(v) == op }
+}
+
+/// A value's name ("" when it has none).
+pub fn name(v: LLVMValueRef) -> String {
+    let mut len = 0;
+    // SAFETY: LLVM returns a pointer to `len` bytes owned by the value.
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+    }
+}
+
+extern "C" {
+    fn nvopt_ir_insertion_point_after_def(
+        i: LLVMValueRef,
+        before_records: *mut bool,
+    ) -> LLVMValueRef;
+    fn nvopt_ir_delete_dead(v: LLVMValueRef);
+    fn nvopt_ir_first_insertion_pt(bb: LLVMBasicBlockRef) -> LLVMValueRef;
+}
+
+/// Where code using an instruction's result can go (src/shim/ir_edit.cpp): the instruction to
+/// insert before, and whether the position is also before that instruction's debug records.
+/// `None` where no such place exists.
+pub fn insertion_point_after_def(i: LLVMValueRef) -> Option<(LLVMValueRef, bool)> {
+    let mut before_records = false;
+    // SAFETY: i is a live instruction.
+    let at = unsafe { nvopt_ir_insertion_point_after_def(i, &mut before_records) };
+    (!at.is_null()).then_some((at, before_records))
+}
+
+/// Deletes `v` when it is a trivially dead instruction, with the operands that die with it.
+pub fn delete_dead(v: LLVMValueRef) {
+    // SAFETY: v is a live value; the shim checks that it is a dead instruction.
+    unsafe { nvopt_ir_delete_dead(v) }
+}
+
+/// The first place in a block where a non-PHI instruction can go (before the debug records
+/// there): the instruction to insert before; `None` where there is none (a catchswitch block).
+pub fn first_insertion_point(bb: LLVMBasicBlockRef) -> Option<LLVMValueRef> {
+    // SAFETY: bb is a live block.
+    let at = unsafe { nvopt_ir_first_insertion_pt(bb) };
+    (!at.is_null()).then_some(at)
+}
+
+/// The uses of a value as (user, operand number) pairs.
+pub fn uses(v: LLVMValueRef) -> impl Iterator<Item = (LLVMValueRef, u32)> {
+    // SAFETY: the use list is walked while the IR is not changed (callers collect first).
+    let first = unsafe { LLVMGetFirstUse(v) };
+    std::iter::successors((!first.is_null()).then_some(first), |&u| {
+        let next = unsafe { LLVMGetNextUse(u) };
+        (!next.is_null()).then_some(next)
+    })
+    .map(|u| unsafe {
+        let user = LLVMGetUser(u);
+        let n = LLVMGetNumOperands(user) as u32;
+        (user, (0..n).find(|&i| LLVMGetOperandUse(user, i as _) == u).expect("a use is an operand"))
+    })
+}
+
+extern "C" {
+    fn nvopt_remark(
+        ore: *mut c_void,
+        pass: *const c_char,
+        name: *const c_char,
+        at: LLVMValueRef,
+        msg: *const c_char,
+    );
+}
+
+/// Emits an optimization remark of `pass` (shown with `-pass-remarks=PASS`) at instruction `at`,
+/// through the `llvm::OptimizationRemarkEmitter` the pass plumbing handed over.
+///
+/// # Safety
+/// `ore` is a live OptimizationRemarkEmitter of `at`'s function.
+pub unsafe fn remark(ore: *mut c_void, pass: &str, name: &str, at: LLVMValueRef, msg: &str) {
+    let c = |s: &str| CString::new(s).expect("no NUL in a remark");
+    let (pass, name, msg) = (c(pass), c(name), c(msg));
+    nvopt_remark(ore, pass.as_ptr(), name.as_ptr(), at, msg.as_ptr());
 }

@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm-c/Types.h"
 #include "access_scev.h"
 #include "ffi.h"
 #include "scev.h"
@@ -76,9 +77,9 @@ struct NvMove {
   uint32_t Record, Member;
 };
 struct NvAddrSession;
-unsigned nvopt_narrow_indices(Function &F, ScalarEvolution &SE, OptimizationRemarkEmitter &ORE); // narrow.cpp
 
 extern "C" {
+uint32_t nvopt_narrow_indices(LLVMValueRef F, void *SE, void *ORE); // src/addr/narrow.rs
 NvAddrSession *nvopt_addr_begin(NvStr Name, const NvStr *Attrs, uint32_t Phases);
 void nvopt_addr_end(NvAddrSession *S);
 uint32_t nvopt_addr_active(const NvAddrSession *S);
@@ -354,7 +355,7 @@ public:
       Changed |= cbe();
     deleteDead();
     if (Active & PhaseCgp)
-      Changed |= nvopt_narrow_indices(F, SE, ORE) > 0;
+      Changed |= nvopt_narrow_indices(wrap(&F), &SE, &ORE) > 0;
     if (nvopt_addr_print_after(S)) {
       errs() << "*** IR Dump After codegenpreparescev (" << F.getName() << ") ***\n";
       F.print(errs());
