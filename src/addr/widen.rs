@@ -10,6 +10,26 @@
 //! fact survives SLSR. This module decides which starts: switched by `nv-widen-iv-starts`, only
 //! when BASR runs, and only in loops with at least [`MIN_STARTS_PER_LOOP`] such IVs (one IV has
 //! nothing to share a base with).
+//!
+//! Example (plugin-tests/addr/iv-start-widening.ll, eight IVs starting at `t + k*w`):
+//!
+//! ```text
+//! ; before                               ; after nv-iv-start-widening
+//! %m1 = mul nsw i32 %w, 2                %t.sext = sext i32 %t to i64
+//! %s1 = add nsw i32 %m1, %t              %w.sext = sext i32 %w to i64
+//! ...                                    %m1.wide = mul i64 %w.sext, 2
+//! loop:                                  %s1.wide = add i64 %m1.wide, %t.sext
+//!   %i1 = phi i32 [ %s1, %entry ], ...   %s1.narrow = trunc nsw i64 %s1.wide to i32
+//!                                        ...
+//!                                        loop:
+//!                                          %i1 = phi i32 [ %s1.narrow, %entry ], ...
+//! ```
+//!
+//! After SLSR, BASR then shares two bases in that loop (IVs of each stride); without the
+//! widening it shares none. The pass runs in llc right after `speculative-execution`, i.e.
+//! right before `slsr` (src/codegen.rs), not at -O0, and not with `nv-widen-iv-starts=0` or
+//! `do-base-address-strength-reduce=0`; `opt -passes=nv-iv-start-widening` runs it alone. It
+//! only touches starts whose arithmetic is all nsw: without nsw the 64-bit value could differ.
 
 use std::collections::HashMap;
 
