@@ -1,22 +1,52 @@
-//! What nvopt adds to llc's (and clang's) legacy codegen pipeline. The TargetPassConfig callback
-//! in src/shim/codegen.cpp asks [`insertions`] once per pipeline and inserts each chosen pass
-//! right after its anchor, both named by their registered pass names (DESIGN.md "How the flow
-//! runs": NVPTX triples, optimization level above 0, unless switched off by knob). The callback
-//! fires for every target a process builds a codegen pipeline for, and never in opt.
+//! What nvopt adds to llc's (and clang's) legacy codegen pipeline. NVPTX code generation in
+//! LLVM 22 runs only under the legacy pass manager, and the way a plugin adds passes there is a
+//! TargetPassConfig callback: the one in src/shim/codegen.cpp asks [`insertions`] once per
+//! pipeline and inserts each chosen pass right after its anchor, both named by their
+//! registered pass names. It inserts only for NVPTX triples at an optimization level above 0,
+//! and each insertion can be switched off by a knob. The callback fires in `llc
+//! --load-pass-plugin`, `llc -load` and `clang -fpass-plugin` for every target a process
+//! builds a codegen pipeline for (host compiles included, which get nothing), and never in opt.
 //!
-//! Insertions so far: the LSR gates (src/lsr_gate.rs), right before llc's stock
-//! LoopStrengthReduce (research-facts.md "NVIDIA LSR knobs"): llc's IR pipeline adds
-//! `canon-freeze` immediately before `loop-reduce`, in the same loop pass manager, and only when
-//! LSR runs, so an explicit `-disable-lsr` also leaves the gate out; nvopt's IV-start widening
-//! (src/addr/widen.rs), right after `speculative-execution`, i.e. right before SLSR, whose
-//! rewrite of nsw IV starts would hide from BASR what it needs; cicc's address-mode pass
-//! `codegenpreparescev` (src/addr, research-facts.md "Address optimization"), right after
-//! CodeGenPrepare; the NVPTX copy
-//! coalescer (src/coalesce), right after RegisterCoalescer (seed 002); and the PHI-operand
-//! (CSSA) coalescing pass (src/cssa, seed 002 "CSSA Coalescing"), as late as possible in the IR
-//! part of the pipeline: after CodeGenPrepare (and after `codegenpreparescev`, which is also
-//! inserted there, so that nothing rewrites the PHI operands between nv-cssa and instruction
-//! selection).
+//! The insertions, in pipeline order (`llc -O3 -debug-pass=Arguments` with the plugin):
+//!
+//! ```text
+//! stock llc -O3 (NVPTX)            with the plugin                        switched off by
+//! ... speculative-execution        speculative-execution
+//!                                  nv-iv-start-widening   (src/addr/widen.rs)
+//!     slsr ...                     slsr ...                                nv-widen-iv-starts=0
+//!     canon-freeze                 canon-freeze
+//!                                  nv-lsr-gate-pass       (src/lsr_gate.rs) nv-lsr-gate=0
+//!     loop-reduce ...              loop-reduce ...
+//!     codegenprepare               codegenprepare
+//!                                  codegenpreparescev     (src/addr)
+//!                                  nv-cssa                (src/cssa)      cssa-coalesce=0
+//!     nvptx-isel ...               nvptx-isel ...
+//!     phi-node-elimination ...     phi-node-elimination ...
+//!     register-coalescer           register-coalescer
+//!                                  nv-coalesce            (src/coalesce)  nv-disable-coalesce
+//! ```
+//!
+//! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
+//!   (research-facts.md "NVIDIA LSR knobs": cicc gates LSR by register pressure, trip count and
+//!   loop level): llc's IR pipeline adds `canon-freeze` immediately before `loop-reduce`, in
+//!   the same loop pass manager, and only when LSR runs, so an explicit `-disable-lsr` also
+//!   leaves the gate out;
+//! - nvopt's IV-start widening (src/addr/widen.rs), right after `speculative-execution`, i.e.
+//!   right before SLSR, whose rewrite of nsw IV starts would hide from BASR what it needs;
+//!   also off when BASR is (`do-base-address-strength-reduce=0`);
+//! - cicc's address-mode pass `codegenpreparescev` (src/addr; research-facts.md "Address
+//!   optimization": in cicc it runs right after CodeGenPrepare, after LSR), right after
+//!   CodeGenPrepare, unless both `do-base-address-strength-reduce=0` and `do-scev-cgp=0`;
+//! - the PHI-operand (CSSA) coalescing pass (src/cssa; seed 002 "CSSA Coalescing": cicc
+//!   coalesces PHI operands before PHI elimination), as late as possible in the IR part of the
+//!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
+//!   there, so that nothing rewrites the PHI operands between nv-cssa and instruction
+//!   selection;
+//! - the NVPTX copy coalescer (src/coalesce; seed 002 "Register Coalescing": cicc runs its own
+//!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer.
+//!
+//! Nothing is inserted at `-O0` (the code generator level cicc uses at O0 and at every
+//! fast-compile level) or for non-NVPTX targets.
 use crate::knobs::Knobs;
 use std::ffi::c_void;
 
@@ -30,7 +60,7 @@ pub struct Insertion {
 /// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
 
-/// IV-start widening for BASR (src/shim/iv_start_widening.cpp), right after llc's
+/// IV-start widening for BASR (src/addr/widen.rs), right after llc's
 /// `speculative-execution`, i.e. right before `slsr`, whose rewrite of IV starts drops nsw.
 pub const IV_START_WIDENING: Insertion =
     Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };

@@ -18,7 +18,7 @@ pub struct Knob {
     pub name: &'static str,
     pub kind: Kind,
     pub help: &'static str,
-    /// What the knob switches (documentation for the README table and `--help`).
+    /// What the knob switches (documentation for the table in docs/KNOBS.md and `--help`).
     pub guards: &'static str,
 }
 
@@ -274,7 +274,8 @@ mod tests {
     }
 }
 
-/// The README's knob table, rendered from [`KNOBS`] (a test keeps README.md in step).
+/// The knob table of docs/KNOBS.md, rendered from [`KNOBS`] (a test in src/readme.rs keeps
+/// docs/KNOBS.md in step).
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| knob | type | default | accepted | guards | help |\n|---|---|---|---|---|---|\n",

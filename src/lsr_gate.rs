@@ -1,15 +1,62 @@
-//! cicc's gates around Loop Strength Reduction, applied to llc's stock LSR (research-facts.md,
-//! "NVIDIA LSR knobs": `lsr-check-rp` true, `lsr-rp-limit` 60, `disable-unknown-trip-lsr` true,
-//! `lsr-loop-level` 1, `lsr-skip-outer-loop` true; seed 000: "NVIDIA adds
-//! disable-unknown-trip-lsr to skip LSR entirely for unknown-trip-count loops, plus lsr-check-rp /
-//! lsr-rp-limit to gate LSR on register pressure").
+//! cicc's gates around Loop Strength Reduction, applied to llc's stock LSR. LSR rewrites a
+//! loop's induction variables and addresses into the forms the target addresses cheaply; on
+//! NVPTX it tends to turn i32 IVs into i64 byte offsets, which costs registers. cicc therefore
+//! skips LSR on some loops, with knobs its LLVM 7 copy has (research-facts.md, "NVIDIA LSR
+//! knobs": `lsr-check-rp` true, `lsr-rp-limit` 60, `disable-unknown-trip-lsr` true,
+//! `lsr-loop-level` 1, `lsr-skip-outer-loop` true; seed 000, the cicc reverse-engineering
+//! book's ScalarEvolution chapter: "NVIDIA adds disable-unknown-trip-lsr to skip LSR entirely
+//! for unknown-trip-count loops, plus lsr-check-rp / lsr-rp-limit to gate LSR on register
+//! pressure").
+//!
+//! How: with the plugin loaded, llc (and clang) at -O1..-O3 on NVPTX get the loop pass
+//! `nv-lsr-gate-pass` right before `loop-reduce` (src/codegen.rs: after `canon-freeze`, which
+//! llc adds immediately before LSR in the same loop pass manager). For each loop it vetoes LSR
+//! through the LLVM context's OptPassGate, the hook LSR's `skipLoop` consults, when
+//! - the loop's estimated register pressure exceeds `lsr-rp-limit` (with `lsr-check-rp`),
+//! - ScalarEvolution cannot compute its backedge-taken count (`disable-unknown-trip-lsr`), or
+//! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`).
+//!
+//! Example (plugin-tests/lsr-gate/decisions.test): a copy loop that stops at the first zero has
+//! no computable trip count, so the gate keeps LSR off it; with `-disable-unknown-trip-lsr=0`
+//! LSR rewrites the i64 index into two pointer IVs:
+//!
+//! ```text
+//! ; gate on (default): IR after loop-reduce, the loop keeps its own IV
+//! loop:
+//!   %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+//!   %p = getelementptr inbounds float, ptr addrspace(1) %a, i64 %i
+//!   %v = load float, ptr addrspace(1) %p, align 4
+//!   %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+//!   store float %v, ptr addrspace(1) %q, align 4
+//!   %i.next = add nuw nsw i64 %i, 1
+//!
+//! ; -disable-unknown-trip-lsr=0: LSR ran, two pointer IVs instead of one index
+//! loop:
+//!   %lsr.iv1 = phi ptr addrspace(1) [ %scevgep2, %loop ], [ %a, %entry ]
+//!   %lsr.iv = phi ptr addrspace(1) [ %scevgep, %loop ], [ %out, %entry ]
+//!   %v = load float, ptr addrspace(1) %lsr.iv1, align 4
+//!   store float %v, ptr addrspace(1) %lsr.iv, align 4
+//!   %scevgep = getelementptr i8, ptr addrspace(1) %lsr.iv, i64 4
+//!   %scevgep2 = getelementptr i8, ptr addrspace(1) %lsr.iv1, i64 4
+//! ```
+//!
+//! `-nv-log-level=4` logs each decision (`unknown_trip: loop %loop: level 1, trip count unknown,
+//! pressure 6 (1 header PHIs, 2 live-ins): LSR skipped (unknown trip count)`) and `-nv-stats`
+//! counts them.
 //!
 //! Why: on the bench's pathological kernel (168 i32 induction variables in one loop) upstream LSR
 //! rewrites every IV into an i64 byte offset, doubling the registers the loop carries; ptxas then
 //! spills (255 registers, 3288 spill bytes) where the same IR without LSR needs 254 registers
-//! and no spills. The C++ adapter (src/shim/lsr_gate.cpp) collects the facts of each loop just
-//! before llc's LSR reaches it; this module decides, counts (`-nv-stats`) and logs
-//! (`-nv-log-level=4`).
+//! and no spills (bench/RESULTS.md "LSR gates"). The C++ adapter (src/shim/lsr_gate.cpp)
+//! collects the facts of each loop just before llc's LSR reaches it; this module decides,
+//! counts (`-nv-stats`) and logs (`-nv-log-level=4`).
+//!
+//! Knobs (docs/KNOBS.md): `nv-lsr-gate` (default on; off leaves llc's LSR as upstream has it),
+//! `lsr-check-rp`, `lsr-rp-limit`, `disable-unknown-trip-lsr`, `lsr-skip-outer-loop`,
+//! `lsr-loop-level`. An explicit `-disable-lsr` removes both LSR and the gate. Host targets,
+//! `-O0` and opt are untouched (the gate is a codegen insertion for NVPTX only). cicc's other
+//! LSR knobs of that list, `disable-lsr-for-sharedmem32-ptr` and `do-lsr-64-bit` (both true),
+//! have no counterpart here.
 //!
 //! The binary's exact formulas are unknown (research-facts.md gives only names and defaults), so
 //! two meanings are chosen here and said so:

@@ -15,6 +15,48 @@
 //! right before its first access in the header; `base-address-strength-reduce-iv-limit` caps the
 //! shared bases per loop.
 //!
+//! A base whose accesses lie more than `scev-cgp-idom-level-limit` (3) immediate dominators
+//! below the loop header, where the shared base goes, is not shared. The IVs whose addresses
+//! moved are deleted with their updates when nothing else uses them. One more rule of nvopt's,
+//! which the spec does not give: a shared base is built only when the loop instructions its
+//! accesses stop computing outnumber the adds it costs per iteration (after LLVM's LSR most
+//! loops already address `invariant + iv`, and sharing then only moves instructions around).
+//!
+//! Example (plugin-tests/addr/basr.ll, `nv-basr` at the default level 4): three rows `y`,
+//! `y+1`, `y+2` of a pitch-`w` float array, two columns each, read in a loop over `x`; the
+//! three bases `in + 4*(y*w + x)`, `+ 4w`, `+ 8w` differ by the invariant `4w`:
+//!
+//! ```text
+//! ; before: six index computations per iteration
+//! loop:
+//!   %x = phi i64 [ 0, %entry ], [ %x.next, %loop ]
+//!   %i0 = add i64 %row0, %x        ; %row1 = %row0 + %w, %row2 = %row1 + %w (entry)
+//!   %i1 = add i64 %row1, %x
+//!   %i2 = add i64 %row2, %x
+//!   %p0 = getelementptr float, ptr addrspace(1) %in, i64 %i0
+//!   ...                            ; %p1, %p2, and %q0..%q2 at %i0+1 .. %i2+1
+//!   %v0 = load float, ptr addrspace(1) %p0
+//!
+//! ; after: one loop-carried pointer, the rows chained on one register holding 4w
+//! entry:
+//!   %scevgep = getelementptr i8, ptr addrspace(1) %in, i64 %0   ; %0 = 4 * y * w
+//!   %1 = shl i64 %w, 2
+//! loop:
+//!   %nv.basr.base = phi ptr addrspace(1) [ %nv.basr.next, %loop ], [ %scevgep, %entry ]
+//!   %v0 = load float, ptr addrspace(1) %nv.basr.base
+//!   %nv.basr.member = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 %1
+//!   %v1 = load float, ptr addrspace(1) %nv.basr.member
+//!   %nv.basr.member1 = getelementptr i8, ptr addrspace(1) %nv.basr.member, i64 %1
+//!   %v2 = load float, ptr addrspace(1) %nv.basr.member1
+//!   %nv.addr = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 4   ; CBE: column 2
+//!   ...
+//!   %nv.basr.next = getelementptr i8, ptr addrspace(1) %nv.basr.base, i64 4
+//! ```
+//!
+//! What it refuses: functions with 5 records or fewer; loops where the register budget is
+//! spent (e.g. `maxntid` 1024 with `minctasm` 32 leaves 2 registers per thread, fewer than the
+//! loop-header PHIs plus one new base); differences that vary inside the loop.
+//!
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
 use super::group::Record;

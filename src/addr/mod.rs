@@ -1,15 +1,102 @@
-//! Address-mode optimization with Scalar Evolution: cicc's `codegenpreparescev` (research-facts.md
-//! "Address optimization (SCEV-CGP, BASR, CBE) as the binary has it"; seed 004). The C++ adapter
-//! (src/shim/addr.cpp) walks a function, encodes each pointer's SCEV (from nv-scev) and applies
-//! what this module decides:
-//! - [`record`]: pointer = base + constant offset;
-//! - [`group`]: records by base, dominance from DFS numbers, `scev-cgp-norm`;
-//! - [`basr`]: Base Address Strength Reduction (with [`ranges_budget`]'s register budget);
-//! - [`cbe`]: Common Base Elimination, function level then per block;
-//! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR, so BASR keeps their
-//!   exact differences;
-//! - SCEV-CGP proper (`nv-disable-scev-cgp`, default on as in cicc's LLVM 20 copy): the
-//!   thread-id zext split of [`record`], and the 32-bit index adds of [`narrow`].
+//! Address-mode optimization with Scalar Evolution: cicc's `codegenpreparescev` ("Optimize
+//! address mode with Scalar Evolution"). GPU loads and stores address `[reg+imm]` cheaply, and
+//! every 64-bit base a loop keeps costs two registers; the pass rewrites addresses so that
+//! accesses off one base share a register and differ by constants. Sources: seed 004 (the
+//! chapter "CodeGenPrepare and SCEV-CGP" of a cicc v13.0 reverse-engineering book) and
+//! research-facts.md "Address optimization (SCEV-CGP, BASR, CBE) as the binary has it", which
+//! records what the real binary does: one legacy function pass in llc's IR pipeline right
+//! after `codegenprepare` (so after LSR), followed by adce; inside it BASR first, then CBE at
+//! function level, then CBE per block; and cicc's knob defaults (listed below).
+//!
+//! Where it runs: the codegen callback (src/codegen.rs) puts `codegenpreparescev` right after
+//! llc's CodeGenPrepare for NVPTX at -O1..-O3 (unless `-do-base-address-strength-reduce=0
+//! -do-scev-cgp=0`); opt runs it as `-passes=codegenpreparescev` and each part alone as
+//! `nv-basr`, `nv-cbe`, `nv-scev-cgp`. Pointer SCEVs come from `nv-scev` (src/scev), except
+//! the addresses of loads and stores, which src/shim/access_scev.cpp rebuilds (see [`record`]
+//! below). The C++ adapter (src/shim/addr.cpp) walks a function, encodes each pointer's SCEV
+//! and applies what this module decides; it deletes the address computations that die.
+//!
+//! The parts, each with its own header:
+//! - [`record`]: pointer = base + constant offset. Each load, store and pointer argument of a
+//!   call is split through adds, `{s,+,t}` into `{0,+,t}` + `s`, constant multipliers,
+//!   `sext(x + C)` only with nsw, `zext(x + C)` only with nuw or SCEV-CGP's thread-id bound.
+//!   A load's or store's address is rebuilt by src/shim/access_scev.cpp with its index's
+//!   `sext`/`zext nneg` pushed through the nsw add/sub/mul/shl and nsw IV updates under it:
+//!   the access is UB if its address is poison, so wherever it runs that arithmetic did not
+//!   wrap, and `sext(i)` of an IV `phi [s], [i +nsw d]` is exactly `{sext(s),+,sext(d)}`.
+//! - [`group`]: records by base and address space, dominance from DFS numbers,
+//!   `scev-cgp-norm` (rebase a group with negative offsets on its smallest offset).
+//! - [`basr`]: Base Address Strength Reduction: bases of one loop that differ by a cheap
+//!   invariant share one base, within the register budget of [`ranges_budget`].
+//! - [`cbe`]: Common Base Elimination, function level then per block: accesses off one base
+//!   become `anchor + constant`.
+//! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR (a separate pass,
+//!   `nv-iv-start-widening`), so BASR keeps their exact differences.
+//! - SCEV-CGP proper (`nv-disable-scev-cgp`, default true as in cicc's LLVM 20 copy; its
+//!   LLVM 7 copy has false): the thread-id zext split of [`record`], and the 32-bit index adds
+//!   of [`narrow`]. Measured to change nothing on the bench (bench/RESULTS.md): LLVM 22's own
+//!   `range` on the special registers already lets SCEV prove the zext adds nuw, and the
+//!   bench's split index sums involve `ctaid*ntid` or kernel arguments, which have no bound.
+//!
+//! Example (CBE; plugin-tests/addr/cbe.ll), `p[i]`, `p[i+1]`, `p[i+2]` with nsw index
+//! arithmetic, one base at offsets 0, 4 and 8:
+//!
+//! ```text
+//! ; before: three address computations
+//! %i1 = add nsw i32 %i, 1
+//! %i2 = add nsw i32 %i, 2
+//! %e0 = sext i32 %i to i64
+//! %e1 = sext i32 %i1 to i64
+//! %e2 = sext i32 %i2 to i64
+//! %a0 = getelementptr float, ptr addrspace(1) %p, i64 %e0
+//! %a1 = getelementptr float, ptr addrspace(1) %p, i64 %e1
+//! %a2 = getelementptr float, ptr addrspace(1) %p, i64 %e2
+//! %v0 = load float, ptr addrspace(1) %a0
+//! %v1 = load float, ptr addrspace(1) %a1
+//! %s = fadd float %v0, %v1
+//! store float %s, ptr addrspace(1) %a2
+//!
+//! ; after codegenpreparescev: one base, constant offsets (PTX [%rd3], [%rd3+4], [%rd3+8])
+//! %e0 = sext i32 %i to i64
+//! %a0 = getelementptr float, ptr addrspace(1) %p, i64 %e0
+//! %v0 = load float, ptr addrspace(1) %a0
+//! %nv.addr = getelementptr i8, ptr addrspace(1) %a0, i64 4
+//! %v1 = load float, ptr addrspace(1) %nv.addr
+//! %s = fadd float %v0, %v1
+//! %nv.addr1 = getelementptr i8, ptr addrspace(1) %a0, i64 8
+//! store float %s, ptr addrspace(1) %nv.addr1
+//! ```
+//!
+//! On straight-line code like this LLVM 22's own CodeGenPrepare, SeparateConstOffsetFromGEP
+//! and SelectionDAG usually reach the same PTX; the gains are in loops with many accesses off
+//! related bases, where BASR shares loop-carried bases (the 168-IV bench kernel: 254 to 48
+//! ptxas registers; bench/RESULTS.md "Address modes").
+//!
+//! Knobs (docs/KNOBS.md; cicc's names and, except where said, cicc's defaults):
+//! `do-base-address-strength-reduce` (4), `do-base-address-strength-reduce-chain` (1),
+//! `base-address-strength-reduce-iv-limit` (128), `base-address-strength-reduce-max-iv` (35),
+//! `scev-cgp-idom-level-limit` (3), `do-scev-cgp` (2), `do-function-scev-cgp` (2),
+//! `scev-cgp-control` (-1, no limit), `scev-cgp-cross-block-limit` (8), `scev-cgp-old-base`
+//! (2), `scev-cgp-norm` (2), `scev-cgp-inst-limit` (500), `nv-disable-scev-cgp` (true),
+//! `scev-cgp-tid-max-value` (4096), `ignore-signed-32-bit-overflow` (false; cicc: true),
+//! `ignore-bad-base` (true), `ignore-32-bit-overflow` (false), `nv-widen-iv-starts` (nvopt's
+//! own, true). Dumps: `dump-scev-cgp=1`, `dump-base-address-strength-reduce=1` and
+//! `print-after-scev-cgp` print the decisions and the IR on stderr;
+//! `-pass-remarks=codegenpreparescev` names each rewrite.
+//!
+//! What it refuses, and why:
+//! - `ignore-signed-32-bit-overflow` defaults to false (cicc: true): splitting a sext without
+//!   nsw can change the address (for instance `int j = (int)(u - 1u)` with `u = 0x80000000`),
+//!   so nvopt only rewrites what it proves. With it on, the adapter also distributes sext
+//!   through arithmetic that lacks nsw. `ignore-32-bit-overflow` (false, as in cicc) does the
+//!   same for `zext(x + C)`.
+//! - `ignore-bad-base` (true, as in cicc) keeps records whose base pointer does not trace back
+//!   to an argument, global, alloca or allocation; with it off they are left alone (nvopt's
+//!   reading: the binary's check is not documented).
+//! - A pointer value is moved only when all its uses move, so its old computation dies (a
+//!   rewrite that leaves it alive only adds instructions).
+//! - cicc knobs without a counterpart here: `topo-sort-begin`, `scev-cgp-check-latency`,
+//!   `do-scev-cgp-aggresively` (their effect is not documented).
 pub mod basr;
 pub mod cbe;
 pub mod expr;

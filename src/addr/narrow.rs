@@ -7,21 +7,32 @@
 //! nv-scev-sources), the index is rebuilt as `ext(a +nsw/nuw b)`: one extension and a narrow add
 //! instead of two extensions and a 64-bit add.
 //!
+//! Example (plugin-tests/addr/narrow.ll; `nv-scev-cgp`, or `codegenpreparescev` with
+//! `-nv-disable-scev-cgp=0`), with `%tx` in [0,1024) and `%row = %ty << 5`, %ty in [0,1024):
+//!
 //! ```text
-//! before:                                  after:
-//!   %r = sext i32 %row to i64                %i.narrow = add nsw i32 %row, %tx
-//!   %t = sext i32 %tx to i64                 %i.ext = sext i32 %i.narrow to i64
-//!   %i = add i64 %r, %t                      %p = getelementptr float, ptr %a, i64 %i.ext
-//!   %p = getelementptr float, ptr %a, i64 %i
+//! ; before: the index add is done in 64 bits
+//! %sx = sext i32 %tx to i64
+//! %sr = sext i32 %row to i64
+//! %i = add i64 %sr, %sx
+//! %q = getelementptr float, ptr addrspace(1) %p, i64 %i
+//!
+//! ; after: ranges prove %row + %tx < 2^31, so the add is done in 32 bits
+//! %i.narrow = add nsw i32 %row, %tx
+//! %i.ext = sext i32 %i.narrow to i64
+//! %q = getelementptr float, ptr addrspace(1) %p, i64 %i.ext
 //! ```
 //!
 //! Refused: an add with a use other than a GEP index (the 64-bit add would stay alive beside the
 //! new one, so the rewrite would not pay: [`narrows`]); operands that are not both sign
 //! extensions (`zext nneg` counts as one) or both zero extensions, or of different narrow types;
 //! a constant operand (it is no extension, so the constants SeparateConstOffsetFromGEP splits off
-//! for `[reg+imm]` stay apart); and any add whose narrow sum ScalarEvolution cannot prove free of
-//! overflow. Runs when `codegenpreparescev` runs its SCEV-CGP phase (knobs `do-scev-cgp`,
-//! `scev-cgp-control`); remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`.
+//! for `[reg+imm]` stay apart); an operand without a bound; any add whose narrow sum
+//! ScalarEvolution cannot prove free of overflow. Off by default with the rest of SCEV-CGP
+//! (`nv-disable-scev-cgp`, true as in cicc's LLVM 20 copy); on the bench it fires nowhere
+//! (bench/RESULTS.md). Remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`. The walk
+//! and the rewrite are Rust; ScalarEvolution's range proof and remark emission come from the
+//! shim (src/shim/analysis_queries.cpp), which the C API lacks.
 use crate::ir;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;

@@ -3,8 +3,9 @@
 //! it" describes: recurse through adds; split an add recurrence `{s,+,t}` into `{0,+,t}` plus
 //! `s`; fold a constant multiplier into the offset; split `sext(x + C)` when the inner add is
 //! nsw (or `ignore-signed-32-bit-overflow`); split `zext(x + C)` only when the inner add is nuw
-//! (or `ignore-32-bit-overflow`) or, with SCEV-CGP's thread-id proof on, when the bound of `x` (thread ids and block sizes
-//! bounded by `scev-cgp-tid-max-value`, everything else by LLVM's range) plus `C` cannot wrap;
+//! (or `ignore-32-bit-overflow`) or, with SCEV-CGP's thread-id proof on, when the bound of `x`
+//! (thread ids and block sizes bounded by `scev-cgp-tid-max-value`, everything else by LLVM's
+//! range) plus `C` cannot wrap;
 //! everything else is one term.
 use super::expr::{In, Out, Tree};
 use crate::gpu::Sreg;

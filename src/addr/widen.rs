@@ -8,15 +8,20 @@
 //! chosen start as `trunc nsw` of the same arithmetic done in 64 bits, which is the same value
 //! wherever the start is not poison (no operation under it wrapped, so the 64-bit value is
 //! `sext(s)` and the trunc is `s`; where `s` is poison the new start is poison or a defined value,
-//! a refinement), so the fact survives SLSR:
+//! a refinement), so the fact survives SLSR.
+//!
+//! Example (plugin-tests/addr/iv-start-widening.ll, eight IVs starting at `t + k*w`):
 //!
 //! ```text
-//! before:                                  after:
-//!   %s = add nsw i32 %t, %k                  %t.sext = sext i32 %t to i64
-//!                                            %k.sext = sext i32 %k to i64
-//!                                            %s.wide = add i64 %t.sext, %k.sext
-//!                                            %s.narrow = trunc nsw i64 %s.wide to i32
-//!   %iv = phi i32 [ %s, %pre ], ...          %iv = phi i32 [ %s.narrow, %pre ], ...
+//! ; before                               ; after nv-iv-start-widening
+//! %m1 = mul nsw i32 %w, 2                %t.sext = sext i32 %t to i64
+//! %s1 = add nsw i32 %m1, %t              %w.sext = sext i32 %w to i64
+//! ...                                    %m1.wide = mul i64 %w.sext, 2
+//! loop:                                  %s1.wide = add i64 %m1.wide, %t.sext
+//!   %i1 = phi i32 [ %s1, %entry ], ...   %s1.narrow = trunc nsw i64 %s1.wide to i32
+//!                                        ...
+//!                                        loop:
+//!                                          %i1 = phi i32 [ %s1.narrow, %entry ], ...
 //! ```
 //!
 //! Which IVs: header PHIs narrower than 64 bits that step by an invariant `+nsw d`/`-nsw d`, are
@@ -32,6 +37,10 @@
 //! which is always exact. Runs in llc right after `speculative-execution`, i.e. right before SLSR
 //! (src/codegen.rs), and as `opt -passes=nv-iv-start-widening`; the pass plumbing and LoopInfo
 //! come from the shim (src/shim/iv_start_widening.cpp, src/shim/loops.cpp).
+//!
+//! After SLSR, BASR then shares two bases in that example's loop (IVs of each stride); without
+//! the widening it shares none. Not at -O0, and not with `nv-widen-iv-starts=0` or
+//! `do-base-address-strength-reduce=0`.
 
 use crate::ir::{self, loops, loops::Loop};
 use crate::knobs::Knobs;

@@ -1,8 +1,82 @@
-//! `nvopt<LEVEL>`: builds the textual module pipeline of one cicc level from the level tables
-//! (levels.rs) and the current knobs, for the PassBuilder to parse (so `-print-pipeline-passes`
-//! shows exactly what runs). Architecture from seed 001 (always-added analyses, Tier 0 +
-//! Tiers 1/2/3 for O1-O3, separate fast-compile pipelines, common tail, minimal O0); pass
-//! identities and order from cicc 13.5's prints (research-facts.md).
+//! `nvopt<LEVEL>`: the module pipelines of NVIDIA cicc's optimizer, one per cicc level
+//! (`O0`, `O1`, `O2`, `O3`, `Ofcmax`, `Ofcmid`, `Ofcmin`). This module builds the textual
+//! module pipeline of a level from the level tables (levels.rs) and the current knobs, for
+//! LLVM's PassBuilder to parse (src/shim/passbuilder.cpp registers the element), so
+//! `opt -print-pipeline-passes` shows exactly what runs.
+//!
+//! Sources: the architecture is seed 001's (the chapter on cicc's optimization pipeline of a
+//! cicc v13.0 reverse-engineering book): always-added analyses, a Tier 0 base pipeline for
+//! O1-O3 with Tier 1/2/3 additions by level, separate fast-compile pipelines, a common tail, a
+//! minimal O0, and pass guards read from cicc's NVVMPassOptions struct. Pass identities and
+//! order are those NVIDIA's cicc 13.5 prints for its nvvm-latest optimizer (LLVM 23, the one
+//! that registers `nvopt<...>`; `cicc -nvvm-version=nvvm-latest ... --Xopt
+//! -print-pipeline-passes`), because research-facts.md found the seed's pass names unreliable
+//! (many of its factory addresses name the wrong pass).
+//!
+//! Every level: the always-added analyses (`require<profile-summary>`, TLI, TTI, BasicAA,
+//! AssumptionCache), then the level, then the common tail (a MemorySpaceOpt slot guarded by
+//! `nv-barrier-analysis`, cnp-launch-check, `verify`).
+//!
+//! - **O1/O2/O3** share one table (Tier 0 with Tier 1/2/3 slots). The O-level differences:
+//!   slots tagged `T2` run only at O2/O3 (the seed's `tier!=1`: the early gvn/simplifycfg/
+//!   instcombine block, `cgscc(inline)`, the two `loop-unroll`s, two `constmerge`s; O1 runs
+//!   `always-inline` in the early-inliner slot instead), `T3` only at O3 (`argpromotion`, one
+//!   more `globaldce`); O3 escalates `nv-feature-flags` to 6, whose bit 1 enables the
+//!   dead-barrier-elimination slot; vectorizer parameters (`nv-loop-vectorize`: O1
+//!   `loop-vectorize<interleave-forced-only>`, O2+ full loop-vectorize and slp-vectorizer;
+//!   cicc 13.5 runs neither, so off by default); the unroller runs at `O2`/`O3` thresholds;
+//!   CGSCC iterations (`nv-cgscc-iterations`, by level).
+//! - **Ofcmax**: no inliner, no SROA, no loop passes; forces `lsa-opt=0` and
+//!   `memory-space-opt=0`. As in cicc, `__forceinline__` functions stay calls. With clang's
+//!   CUDA front end this also keeps its `threadIdx.x`-style accessor functions as calls
+//!   (cicc's front end emits the special-register reads directly), so Ofcmax PTX from clang
+//!   input is larger than cicc's.
+//! - **Ofcmid**: late `cgscc(devirt<5>(inline, ...))` (5 CGSCC iterations), no unrolling.
+//! - **Ofcmin**: late inliner with full unrolling only, `gvn<>` with PRE.
+//! - **O0**: always-inline, mem2reg, lower-constant-intrinsics and the NVVM lowering slots.
+//!
+//! nvopt's own optimizer pass `nv-scev-sources` (src/scev_sources) runs right after the
+//! inliner at O1-O3, Ofcmid and Ofcmin. cicc runs its O0 code generator at every fast-compile
+//! level; that is llc's business (nvopt-cc and `-nv-pipeline` pick `llc -O0` there).
+//!
+//! Example (`opt -load-pass-plugin=libnvopt.so -passes='nvopt<O0>' -print-pipeline-passes`,
+//! NVPTX module):
+//!
+//! ```text
+//! require<profile-summary>,function(require<target-lib-info>,require<target-ir>,
+//!   require<basic-aa>,require<assumptions>),forceattrs,annotation2metadata,
+//!   function(nvptx-lower-args),generic-to-nvvm,always-inline,globaldce,
+//!   function(mem2reg,lower-constant-intrinsics),verify
+//! ```
+//!
+//! NVIDIA-only slots: where cicc runs one of its own passes, the level tables keep a slot
+//! `nv:<name>`; [`slots`] says what runs there (the upstream LLVM 22 pass that does that job,
+//! e.g. `infer-address-spaces` for MemorySpaceOpt, or nothing) and why; docs/SLOTS.md is the
+//! generated table, and `-nv-print-pipeline-slots` (report.rs) prints every slot of a level
+//! with its conditions and what runs in it or why nothing does.
+//!
+//! Where LLVM 22 differs from the LLVM 23 that cicc 13.5's prints come from (levels.rs):
+//! `gvn<scalar-pre>` is spelled `pre`; `sroa<aggregate-to-vector>` and
+//! `loop-rotate<check-exit-count>` do not exist and are dropped; NVIDIA's own parameters on
+//! upstream passes (`nv:opaque-*`) are unknown and dropped; Ofcmid's
+//! `simplifycfg<bonus-inst-threshold=8>` becomes 7 because LLVM 22 reads 8 and 9 as -8 and -7.
+//! How close the result is (every upstream pass of cicc's sequence present, in order; LCS
+//! similarity 0.89 to 0.96 per level, `python3 scripts/fidelity.py`): bench/RESULTS.md.
+//!
+//! Knobs (docs/KNOBS.md): one `nv-disable-<pass>` guard per upstream pass kind (after the
+//! NVVMPassOptions disable flags of seed 001; `opts[N]` in their help is the byte offset of the
+//! guarding field in cicc's struct), `nv-cgscc-iterations`, `nv-feature-flags`,
+//! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
+//! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`.
+//! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
+//! vectorizers), the default follows cicc 13.5.
+//!
+//! What it refuses: an element that is not a level fails with the valid levels
+//! (`nvopt<O4>`: "'O4' is not a level; valid levels are O0, O1, O2, O3, Ofcmax, Ofcmid,
+//! Ofcmin"); a bare `nvopt` asks for a level. A module without an NVPTX triple still runs
+//! every level, with the NVPTX-only passes (`nvptx-lower-args`, `generic-to-nvvm`,
+//! `nvvm-reflect`, ...) skipped, since LLVM 22 registers them only for NVPTX; stderr says so
+//! once.
 mod exports;
 mod levels;
 mod report;

@@ -237,7 +237,8 @@ mod tests {
     }
 }
 
-/// The README's table of NVIDIA-only slots and what runs in each (kept in step by a test).
+/// The table of NVIDIA-only slots and what runs in each, in docs/SLOTS.md (a test in
+/// src/readme.rs keeps it in step).
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| slot | cicc 13.5 pass | runs in nvopt | guard | why |\n|---|---|---|---|---|\n",

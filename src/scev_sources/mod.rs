@@ -1,12 +1,66 @@
 //! `nv-scev-sources`: writes GPU facts into the IR so that every upstream SCEV consumer
-//! (IndVarSimplify, LoopVectorize, LSR, the unroller) sees them (seed 000, "GPU-Specific SCEV
-//! Sources", "Warp-Stride and Grid-Stride Loop Patterns", "Aggressive Positive Stride
-//! Analysis"; research-facts.md, "SCEV facts"):
-//! 1. `range` return attributes on special-register reads, tightened by the kernel's launch
-//!    bounds ([`ranges`]);
-//! 2. warp-, block- and grid-stride loops recognized ([`idiom`]) and `nuw`/`nsw` put on their
-//!    increment, and on the launch-dimension arithmetic of their start and stride, where
-//!    [`wrap`] proves them.
+//! (IndVarSimplify, LoopVectorize, LSR, the unroller) sees them. cicc's ScalarEvolution knows
+//! the value ranges of the special registers (thread and block indices and dimensions) and
+//! recognizes CUDA's stride loops (seed 000, the ScalarEvolution chapter of a cicc v13.0
+//! reverse-engineering book: "GPU-Specific SCEV Sources", "Warp-Stride and Grid-Stride Loop
+//! Patterns", "Aggressive Positive Stride Analysis"). Upstream passes use LLVM's own
+//! ScalarEvolution, so nvopt's own function pass states the same facts as IR attributes and
+//! flags, which LLVM's ScalarEvolution reads:
+//!
+//! 1. `range` return attributes on `llvm.nvvm.read.ptx.sreg.*` reads: LLVM 22's intrinsic
+//!    ranges (research-facts.md "SCEV facts": tid.x/y in [0,1024), tid.z [0,64), ntid.x/y
+//!    [1,1025), ntid.z [1,65), ctaid.x [0,2^31-1), ctaid.y/z [0,65535), nctaid.x [1,2^31),
+//!    nctaid.y/z [1,65536), warpsize 32), tightened by the kernel's launch bounds
+//!    ([`ranges`]): `nvvm.reqntid` fixes each block dimension (missing ones are 1),
+//!    `nvvm.maxntid` bounds every dimension by the thread count (CUDA launches any block shape
+//!    within `__launch_bounds__`), `nvvm.minctasm` bounds nothing. Ranges are only narrowed.
+//!    LLVM 22's `nvvm-intr-range` also reads launch bounds, but only their product, and it runs
+//!    before the inliner exposes clang's `threadIdx`-style accessors.
+//! 2. warp- (`{tid,+,32}`), block- (`{tid,+,ntid}`) and grid-stride
+//!    (`{ctaid*ntid+tid,+,ntid*nctaid}`) loops, recognized on their SCEV start and step
+//!    ([`idiom`]), get `nuw`/`nsw` on their increment where the loop test and the ranges of
+//!    start, stride and bound prove it ([`wrap`] holds the proof); their start and stride
+//!    arithmetic also gets the flags its ranges prove (`aggressive-positive-stride-analysis`,
+//!    on by default as in cicc).
+//!
+//! Example (plugin-tests/scev-sources/grid-stride.ll), a 64-bit grid-stride loop
+//! `for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)`
+//! with `unsigned n`:
+//!
+//! ```text
+//! ; before                                     ; after nv-scev-sources
+//! %base = mul i64 %ctaid64, %ntid64           %base = mul nuw nsw i64 %ctaid64, %ntid64
+//! %start = add i64 %base, %tid64              %start = add nuw nsw i64 %base, %tid64
+//! %stride = mul i64 %ntid64, %nctaid64        %stride = mul nuw nsw i64 %ntid64, %nctaid64
+//! %next = add i64 %i, %stride                 %next = add nuw nsw i64 %i, %stride
+//!
+//! ; print<scalar-evolution> of %i (zexts left out):
+//! ;   before  {(%tid + (%ntid * %ctaid)),+,(%nctaid * %ntid)}<%body>
+//! ;   after   {(%tid + (%ctaid * %ntid)<nuw><nsw>)<nuw><nsw>,+,(%nctaid * %ntid)}<nuw><nsw><%body>
+//! ```
+//!
+//! (ntid*nctaid < 2^41 and the bound is a zero-extended i32, so neither the stride, the start
+//! nor the increment can wrap.) Under `reqntid`, a block-stride loop's constant max
+//! backedge-taken count becomes 31 instead of 4095 (plugin-tests/scev-sources/block-stride.ll).
+//!
+//! Where it runs: right after the inliner at O1-O3, Ofcmid and Ofcmin; not at O0 and Ofcmax,
+//! which run no loop optimization (and whose llc -O0 runs no LSR). `opt -passes=nv-scev-sources`
+//! runs it alone.
+//!
+//! Knobs (docs/KNOBS.md): `nv-disable-scev-sources` (skip its slots),
+//! `aggressive-positive-stride-analysis` (off: constant strides only),
+//! `special-reassociate-for-threadid` (a second run right after `reassociate`, O1-O3; off by
+//! default because, measured with LLVM 22, reassociate neither hides thread-id terms from SCEV
+//! nor drops the flags: plugin-tests/scev-sources/reassociate.ll).
+//!
+//! What it refuses, and why: non-NVPTX modules (the special registers mean nothing there);
+//! flags it cannot prove on every execution: an `eq`/`ne` loop test bounds nothing (the IV can
+//! step over the bound and wrap), a step that may be negative proves nothing, and a bound near
+//! the type's maximum leaves no room for the step (the common 32-bit
+//! `i < n; i += ntid*nctaid` loop with an arbitrary `int n` stays unflagged, rightly). A flag
+//! already present is kept. On the bench this is why the pass changes none of SCEV's counts;
+//! its only lasting change there is the launch-bound ranges of `launch_bounds.cu`
+//! (bench/RESULTS.md).
 //!
 //! The C++ adapter (src/shim/scev_sources.cpp) walks the IR, asks this module through
 //! [`ffi`] and applies the answers. This file holds the per-function decisions, the

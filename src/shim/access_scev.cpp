@@ -75,7 +75,7 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     return ext(cast<CastInst>(V)->getOperand(0));
   if (auto *Z = dyn_cast<ZExtInst>(V); Z && Z->hasNonNeg())
     return ext(Z->getOperand(0));
-  // trunc nsw X is poison unless X is its own sign extension (src/shim/iv_start_widening.cpp).
+  // trunc nsw X is poison unless X is its own sign extension (src/addr/widen.rs).
   if (auto *T = dyn_cast<TruncInst>(V); T && T->hasNoSignedWrap() &&
                                         T->getSrcTy()->getIntegerBitWidth() <= Wide->getIntegerBitWidth())
     return ext(T->getOperand(0));
