@@ -6,11 +6,19 @@
 //! from a borrowed handle: it works from `FunctionValue`, `BasicBlock` and `InstructionValue`,
 //! which do not own, and from `ContextRef`, which does not dispose. A `Builder` made here is
 //! owned by Rust and disposed when dropped, which is right.
+//!
+//! Operands are read as raw handles ([`operand`]): inkwell's `get_operand` converts each to a
+//! `BasicValueEnum` or `BasicBlock` and does not take every kind of value. What neither inkwell
+//! nor llvm-sys offers (instruction facts, moving an instruction, the DominatorTree, remarks)
+//! comes from the generic C++ exports wrapped in [`facts`].
+pub mod facts;
+
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
-use llvm_sys::prelude::LLVMValueRef;
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use llvm_sys::LLVMTypeKind;
 
 /// The function a C++ wrapper passed as a raw handle.
 ///
@@ -45,4 +53,41 @@ pub fn function_instructions<'ctx>(
 /// The raw handle of a value, for the few calls inkwell lacks (llvm-sys).
 pub fn raw(v: impl AsValueRef) -> LLVMValueRef {
     v.as_value_ref()
+}
+
+/// A block from a raw handle.
+///
+/// # Safety
+/// `raw` is a live, non-null basic block.
+pub unsafe fn block<'ctx>(raw: LLVMBasicBlockRef) -> BasicBlock<'ctx> {
+    BasicBlock::new(raw).expect("a basic block")
+}
+
+/// Operand `k` of an instruction, raw (`User::getOperand`); `k` below `i.get_num_operands()` (a PHI's
+/// operands are its incoming values).
+pub fn operand(i: InstructionValue, k: u32) -> LLVMValueRef {
+    // SAFETY: a live instruction; the caller keeps k in range.
+    unsafe { llvm_sys::core::LLVMGetOperand(i.as_value_ref(), k) }
+}
+
+/// The successors of a terminator, in order (`successors(BB)`).
+pub fn successors<'ctx>(term: InstructionValue<'ctx>) -> impl Iterator<Item = BasicBlock<'ctx>> {
+    let raw = term.as_value_ref();
+    // SAFETY: a live terminator; its successors are blocks of the same function.
+    let n = unsafe { llvm_sys::core::LLVMGetNumSuccessors(raw) };
+    (0..n).map(move |k| unsafe { block(llvm_sys::core::LLVMGetSuccessor(raw, k)) })
+}
+
+/// Incoming block `k` of a PHI.
+pub fn incoming_block<'ctx>(phi: InstructionValue<'ctx>, k: u32) -> BasicBlock<'ctx> {
+    // SAFETY: a live PHI; the caller keeps k below its incoming count.
+    unsafe { block(llvm_sys::core::LLVMGetIncomingBlock(phi.as_value_ref(), k)) }
+}
+
+/// The kind of a value's type.
+///
+/// # Safety
+/// `v` is a live value.
+pub unsafe fn type_kind(v: LLVMValueRef) -> LLVMTypeKind {
+    llvm_sys::core::LLVMGetTypeKind(llvm_sys::core::LLVMTypeOf(v))
 }
