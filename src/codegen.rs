@@ -73,7 +73,8 @@ pub const CODEGENPREPARE_SCEV: Insertion =
 /// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
 
-/// The PHI-operand (CSSA) coalescing pass (src/shim/cssa.cpp), right after `codegenprepare`.
+/// The PHI-operand (CSSA) coalescing pass (src/cssa; pass wrappers in src/shim/cssa.cpp), right
+/// after `codegenprepare`.
 /// Listed after every other insertion anchored at `codegenprepare`: TargetPassConfig puts each
 /// insertion right after its anchor as the anchor is added, in list order, so the last one
 /// listed runs last.

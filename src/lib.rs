@@ -62,7 +62,7 @@ extern "C" fn on_load() {
     if host::check_once() {
         knobs::register();
         coalesce::ffi::register();
-        cssa::ffi::register();
+        cssa::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();

@@ -1,11 +1,12 @@
-//! The search budgets of the C++ adapters' IR and SCEV walks (issue 14: no threshold lives in
-//! C++). Each is the depth or size at which an adapter stops walking and takes what it has as
-//! it is; none of them changes what a pass may rewrite, only how far it looks. The shim reads
-//! them once, through [`nvopt_search_budgets`], into the mirror struct in
-//! src/shim/search_budgets.h.
+//! The search budgets of the adapters' IR and SCEV walks (issue 14: no threshold lives in C++).
+//! Each is the depth or size at which an adapter stops walking and takes what it has as it is;
+//! none of them changes what a pass may rewrite, only how far it looks. The budgets of walks
+//! still done in C++ reach the shim once, through [`nvopt_search_budgets`], in the mirror struct
+//! of src/shim/search_budgets.h; an adapter written in Rust uses its constant directly.
 
-/// nv-cssa: immediate dominators of a PHI operand's incoming block searched for an
-/// `icmp eq`/`icmp ne` branch edge that proves the operand equal to another value.
+/// nv-cssa (Rust adapter, src/cssa/adapter.rs): immediate dominators of a PHI operand's incoming
+/// block searched for an `icmp eq`/`icmp ne` branch edge that proves the operand equal to another
+/// value.
 pub const CSSA_MAX_DOMINATOR_DEPTH: u32 = 16;
 /// IV-start widening (Rust, src/addr/widen.rs): operations under an IV start rebuilt in 64
 /// bits; a deeper value is sign-extended whole, which is always exact.
@@ -19,18 +20,17 @@ pub const SOURCES_MAX_OPERAND_DEPTH: u32 = 8;
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;
 
-/// The budgets as the shim sees them (layout mirrored in src/shim/search_budgets.h).
+/// The budgets of the walks done in C++, as the shim sees them (layout mirrored in
+/// src/shim/search_budgets.h).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchBudgets {
-    pub cssa_max_dominator_depth: u32,
     pub access_scev_max_depth: u32,
     pub sources_max_operand_depth: u32,
     pub sreg_max_term_nodes: u32,
 }
 
 pub const BUDGETS: SearchBudgets = SearchBudgets {
-    cssa_max_dominator_depth: CSSA_MAX_DOMINATOR_DEPTH,
     access_scev_max_depth: ACCESS_SCEV_MAX_DEPTH,
     sources_max_operand_depth: SOURCES_MAX_OPERAND_DEPTH,
     sreg_max_term_nodes: SREG_MAX_TERM_NODES,
@@ -47,10 +47,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mirror_layout_is_four_u32() {
-        // src/shim/search_budgets.h declares four uint32_t fields in this order; its
+    fn mirror_layout_is_three_u32() {
+        // src/shim/search_budgets.h declares three uint32_t fields in this order; its
         // static_assert checks the same size on the C++ side.
-        assert_eq!(std::mem::size_of::<SearchBudgets>(), 4 * 4);
-        assert_eq!(std::mem::offset_of!(SearchBudgets, sreg_max_term_nodes), 12);
+        assert_eq!(std::mem::size_of::<SearchBudgets>(), 3 * 4);
+        assert_eq!(std::mem::offset_of!(SearchBudgets, sreg_max_term_nodes), 8);
     }
 }

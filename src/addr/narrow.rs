@@ -32,8 +32,9 @@
 //! (`nv-disable-scev-cgp`, true as in cicc's LLVM 20 copy); on the bench it fires nowhere
 //! (bench/RESULTS.md). Remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`. The walk
 //! and the rewrite are Rust; ScalarEvolution's range proof and remark emission come from the
-//! shim (src/shim/analysis_queries.cpp), which the C API lacks.
-use crate::ir;
+//! shim (src/shim/scev_queries.cpp), which the C API lacks.
+use crate::ir::{self, facts::RemarkArg, facts::Remarks};
+use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
@@ -41,6 +42,9 @@ use std::ffi::{c_void, CString};
 
 /// Width of the index adds rebuilt narrow (the address width on NVPTX64).
 const INDEX_BITS: u32 = 64;
+
+/// The remark text of one rebuilt index add.
+const NARROWED: &[u8] = b"address index added in 32 bits (no overflow proven), extended once";
 
 /// Whether a proven index add with `uses` uses, `index_uses` of them GEP indices, is rebuilt.
 pub fn narrows(uses: u32, index_uses: u32) -> bool {
@@ -59,10 +63,10 @@ extern "C" {
 /// An extension's narrow operand and whether it is a sign extension (`zext nneg` counts as one).
 fn extension(v: LLVMValueRef) -> Option<(LLVMValueRef, bool)> {
     if ir::is(v, LLVMOpcode::LLVMSExt) {
-        return Some((ir::operand(v, 0), true));
+        return Some((ir::raw_operand(v, 0), true));
     }
     // SAFETY: v is a zext, which carries nneg.
-    ir::is(v, LLVMOpcode::LLVMZExt).then(|| (ir::operand(v, 0), unsafe { LLVMGetNNeg(v) != 0 }))
+    ir::is(v, LLVMOpcode::LLVMZExt).then(|| (ir::raw_operand(v, 0), unsafe { LLVMGetNNeg(v) != 0 }))
 }
 
 /// The narrow operands of an index add and whether the sum is signed, when [`narrows`] takes it
@@ -79,7 +83,7 @@ unsafe fn proven(add: LLVMValueRef, se: *mut c_void) -> Option<(LLVMValueRef, LL
     {
         return None;
     }
-    let (x, y) = (ir::operand(add, 0), ir::operand(add, 1));
+    let (x, y) = (ir::raw_operand(add, 0), ir::raw_operand(add, 1));
     let ((a, a_signed), (b, b_signed)) = (extension(x)?, extension(y)?);
     if LLVMTypeOf(a) != LLVMTypeOf(b) {
         return None;
@@ -109,6 +113,7 @@ pub unsafe extern "C" fn nvopt_narrow_indices(
         .collect();
     let builder = ir::builder(ir::function(f));
     let b = builder.as_mut_ptr();
+    let remarks = Remarks::from_raw(ore);
     let mut n = 0;
     for add in adds {
         let Some((x, y, signed)) = proven(add, se) else { continue };
@@ -128,13 +133,8 @@ pub unsafe extern "C" fn nvopt_narrow_indices(
         } else {
             LLVMBuildZExt(b, sum, ty, ext_name.as_ptr())
         };
-        ir::remark(
-            ore,
-            "codegenpreparescev",
-            "NarrowIndex",
-            add,
-            "address index added in 32 bits (no overflow proven), extended once",
-        );
+        let at = InstructionValue::new(add);
+        remarks.emit(c"codegenpreparescev", c"NarrowIndex", at, &[RemarkArg::text(NARROWED)]);
         LLVMReplaceAllUsesWith(add, ext);
         ir::delete_dead(add);
         n += 1;

@@ -90,7 +90,7 @@ fn is_nsw_op(v: LLVMValueRef) -> bool {
         LLVMOpcode::LLVMAdd | LLVMOpcode::LLVMSub | LLVMOpcode::LLVMMul => ir::nsw(v),
         LLVMOpcode::LLVMShl => {
             ir::nsw(v)
-                && ir::const_u64(ir::operand(v, 1))
+                && ir::const_u64(ir::raw_operand(v, 1))
                     .is_some_and(|c| c < u64::from(ir::int_width(v).unwrap_or(0)))
         }
         _ => false,
@@ -104,8 +104,8 @@ fn count_nsw(v: LLVMValueRef, depth: u32, seen: &mut HashSet<LLVMValueRef>) -> O
         return Some(0);
     }
     if depth < WIDEN_MAX_DEPTH && is_nsw_op(v) {
-        let a = count_nsw(ir::operand(v, 0), depth + 1, seen);
-        let b = count_nsw(ir::operand(v, 1), depth + 1, seen);
+        let a = count_nsw(ir::raw_operand(v, 0), depth + 1, seen);
+        let b = count_nsw(ir::raw_operand(v, 1), depth + 1, seen);
         return Some(a? + b? + 1);
     }
     match ir::block_of(v) {
@@ -141,7 +141,7 @@ fn outside_slot(phi: LLVMValueRef, l: Loop) -> Option<u32> {
     let inc = unsafe { LLVMGetIncomingValue(phi, inside) };
     let op = ir::binary_opcode(inc)?;
     let (add, sub) = (op == LLVMOpcode::LLVMAdd, op == LLVMOpcode::LLVMSub);
-    let (a, b) = (ir::operand(inc, 0), ir::operand(inc, 1));
+    let (a, b) = (ir::raw_operand(inc, 0), ir::raw_operand(inc, 1));
     let step = if a == phi {
         b
     } else if add && b == phi {
@@ -252,12 +252,12 @@ impl<'ctx> Widener<'ctx> {
     fn wide_op(&mut self, v: LLVMValueRef, depth: u32) -> LLVMValueRef {
         let bb = ir::block_of(v).expect("an nsw operation is an instruction");
         let opcode = ir::binary_opcode(v).expect("a binary operator");
-        let a = self.wide(ir::operand(v, 0), bb, depth + 1);
+        let a = self.wide(ir::raw_operand(v, 0), bb, depth + 1);
         let b = if opcode == LLVMOpcode::LLVMShl {
-            let amount = ir::const_u64(ir::operand(v, 1)).expect("a constant shift");
+            let amount = ir::const_u64(ir::raw_operand(v, 1)).expect("a constant shift");
             ir::raw(self.wide.const_int(amount, false))
         } else {
-            self.wide(ir::operand(v, 1), bb, depth + 1)
+            self.wide(ir::raw_operand(v, 1), bb, depth + 1)
         };
         // SAFETY: v is not a terminator, so it has a next instruction.
         self.position(unsafe { LLVMGetNextInstruction(v) }, false, true);

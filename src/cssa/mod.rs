@@ -55,8 +55,11 @@
 //! (bench/RESULTS.md "nv-cssa"), at 0.17% of llc's pass time, hence on by default.
 //!
 //! Layout: the planner ([`plan`]) decides on a pure-data model of the function (blocks,
-//! instruction order, uses, PHIs and the values the adapter proved equal on each PHI edge);
-//! the adapter (src/shim/cssa.cpp) builds that model from LLVM IR, applies the rewrites and
-//! registers the pass.
-pub mod ffi;
+//! instruction order, uses, PHIs and the values proved equal on each PHI edge). The adapter
+//! ([`adapter`]) builds that model from LLVM IR in Rust (inkwell and llvm-sys, plus the generic
+//! IR facts of src/shim/ir_facts.cpp: mayReadOrWriteMemory, mayHaveSideEffects, DominatorTree
+//! queries, moveAfter, operand texts and remarks), applies the rewrites and emits their remarks.
+//! C++ (src/shim/cssa.cpp) keeps only what the C API lacks: the new-PM and legacy pass wrappers
+//! that obtain the DominatorTree and the OptimizationRemarkEmitter, and their registration.
+pub mod adapter;
 pub mod plan;

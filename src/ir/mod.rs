@@ -6,6 +6,14 @@
 //! from a borrowed handle: it works from `FunctionValue`, `BasicBlock` and `InstructionValue`,
 //! which do not own, and from `ContextRef`, which does not dispose. A `Builder` made here is
 //! owned by Rust and disposed when dropped, which is right.
+//!
+//! Operands are read as raw handles ([`operand`]): inkwell's `get_operand` converts each to a
+//! `BasicValueEnum` or `BasicBlock` and does not take every kind of value. What neither inkwell
+//! nor llvm-sys offers (instruction facts, moving an instruction, the DominatorTree, remarks)
+//! comes from the generic C++ exports wrapped in [`facts`].
+pub mod facts;
+pub mod loops;
+
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
@@ -13,7 +21,6 @@ use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use std::ffi::{c_char, c_void, CString};
 
 /// The function a C++ wrapper passed as a raw handle.
 ///
@@ -50,7 +57,42 @@ pub fn raw(v: impl AsValueRef) -> LLVMValueRef {
     v.as_value_ref()
 }
 
-pub mod loops;
+/// A block from a raw handle.
+///
+/// # Safety
+/// `raw` is a live, non-null basic block.
+pub unsafe fn block<'ctx>(raw: LLVMBasicBlockRef) -> BasicBlock<'ctx> {
+    BasicBlock::new(raw).expect("a basic block")
+}
+
+/// Operand `k` of an instruction, raw (`User::getOperand`); `k` below `i.get_num_operands()` (a PHI's
+/// operands are its incoming values).
+pub fn operand(i: InstructionValue, k: u32) -> LLVMValueRef {
+    // SAFETY: a live instruction; the caller keeps k in range.
+    unsafe { llvm_sys::core::LLVMGetOperand(i.as_value_ref(), k) }
+}
+
+/// The successors of a terminator, in order (`successors(BB)`).
+pub fn successors<'ctx>(term: InstructionValue<'ctx>) -> impl Iterator<Item = BasicBlock<'ctx>> {
+    let raw = term.as_value_ref();
+    // SAFETY: a live terminator; its successors are blocks of the same function.
+    let n = unsafe { llvm_sys::core::LLVMGetNumSuccessors(raw) };
+    (0..n).map(move |k| unsafe { block(llvm_sys::core::LLVMGetSuccessor(raw, k)) })
+}
+
+/// Incoming block `k` of a PHI.
+pub fn incoming_block<'ctx>(phi: InstructionValue<'ctx>, k: u32) -> BasicBlock<'ctx> {
+    // SAFETY: a live PHI; the caller keeps k below its incoming count.
+    unsafe { block(llvm_sys::core::LLVMGetIncomingBlock(phi.as_value_ref(), k)) }
+}
+
+/// The kind of a value's type.
+///
+/// # Safety
+/// `v` is a live value.
+pub unsafe fn type_kind(v: LLVMValueRef) -> LLVMTypeKind {
+    llvm_sys::core::LLVMGetTypeKind(llvm_sys::core::LLVMTypeOf(v))
+}
 
 /// The block an instruction is in; `None` for any other value.
 pub fn block_of(v: LLVMValueRef) -> Option<LLVMBasicBlockRef> {
@@ -64,8 +106,8 @@ pub fn binary_opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
     unsafe { (!LLVMIsABinaryOperator(v).is_null()).then(|| LLVMGetInstructionOpcode(v)) }
 }
 
-/// Operand `i` of a user.
-pub fn operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
+/// Operand `i` of any user, as a raw handle (see [`operand`] for an instruction's).
+pub fn raw_operand(v: LLVMValueRef, i: u32) -> LLVMValueRef {
     // SAFETY: callers pass an operand number below the user's operand count.
     unsafe { LLVMGetOperand(v, i) }
 }
@@ -124,7 +166,7 @@ extern "C" {
     fn nvopt_ir_first_insertion_pt(bb: LLVMBasicBlockRef) -> LLVMValueRef;
 }
 
-/// Where code using an instruction's result can go (src/shim/ir_edit.cpp): the instruction to
+/// Where code using an instruction's result can go (src/shim/ir_facts.cpp): the instruction to
 /// insert before, and whether the position is also before that instruction's debug records.
 /// `None` where no such place exists.
 pub fn insertion_point_after_def(i: LLVMValueRef) -> Option<(LLVMValueRef, bool)> {
@@ -161,25 +203,4 @@ pub fn uses(v: LLVMValueRef) -> impl Iterator<Item = (LLVMValueRef, u32)> {
         let n = LLVMGetNumOperands(user) as u32;
         (user, (0..n).find(|&i| LLVMGetOperandUse(user, i as _) == u).expect("a use is an operand"))
     })
-}
-
-extern "C" {
-    fn nvopt_remark(
-        ore: *mut c_void,
-        pass: *const c_char,
-        name: *const c_char,
-        at: LLVMValueRef,
-        msg: *const c_char,
-    );
-}
-
-/// Emits an optimization remark of `pass` (shown with `-pass-remarks=PASS`) at instruction `at`,
-/// through the `llvm::OptimizationRemarkEmitter` the pass plumbing handed over.
-///
-/// # Safety
-/// `ore` is a live OptimizationRemarkEmitter of `at`'s function.
-pub unsafe fn remark(ore: *mut c_void, pass: &str, name: &str, at: LLVMValueRef, msg: &str) {
-    let c = |s: &str| CString::new(s).expect("no NUL in a remark");
-    let (pass, name, msg) = (c(pass), c(name), c(msg));
-    nvopt_remark(ore, pass.as_ptr(), name.as_ptr(), at, msg.as_ptr());
 }

@@ -1,0 +1,135 @@
+// Generic IR facts, edits and analysis queries that LLVM's C API (llvm-c) lacks, for the passes
+// that read and rewrite IR in Rust (issue 14; Rust side: src/ir/facts.rs). Each export answers
+// one question about a value, a block or an analysis the pass wrapper handed to Rust, or makes
+// one edit; none decides anything, and none is specific to one pass:
+//   - instruction facts: mayReadOrWriteMemory, mayHaveSideEffects, the opcode's name;
+//   - printAsOperand without the type (`%12`, `%n`, `0`), for remark texts;
+//   - Instruction::moveAfter (llvm-c can only remove and re-insert through an IRBuilder, which
+//     clears the name and overwrites the debug location);
+//   - where a definition ends (getInsertionPointAfterDef), a block's first insertion point, and
+//     the recursive deletion of what a rewrite left dead;
+//   - DominatorTree: reachability, immediate dominator, dominance of a block by a CFG edge;
+//   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark made of plain
+//     strings and named arguments (`ore::NV`), as the C++ adapters built them.
+// The DominatorTree and the OptimizationRemarkEmitter come in as opaque pointers from the C++
+// pass wrapper that obtained them. Adapter only.
+#include "ffi.h"
+#include "llvm-c/Core.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Value.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include <cstddef>
+#include <string>
+
+using namespace llvm;
+
+namespace {
+
+const DominatorTree &domTree(const void *DT) { return *static_cast<const DominatorTree *>(DT); }
+
+OptimizationRemarkEmitter &emitter(void *ORE) {
+  return *static_cast<OptimizationRemarkEmitter *>(ORE);
+}
+
+StringRef str(NvStr S) { return StringRef(S.Ptr, S.Len); }
+
+// One piece of a remark (mirrors src/ir/facts.rs RemarkArg): a plain string when Key is empty,
+// else a named argument.
+struct NvRemarkArg {
+  NvStr Key;
+  NvStr Value;
+};
+
+} // namespace
+
+extern "C" bool nvopt_ir_may_read_or_write_memory(LLVMValueRef I) {
+  return unwrap<Instruction>(I)->mayReadOrWriteMemory();
+}
+
+extern "C" bool nvopt_ir_may_have_side_effects(LLVMValueRef I) {
+  return unwrap<Instruction>(I)->mayHaveSideEffects();
+}
+
+// The opcode's name as IR prints it (`add`, `getelementptr`); static storage.
+extern "C" const char *nvopt_ir_opcode_name(LLVMValueRef I) {
+  return unwrap<Instruction>(I)->getOpcodeName();
+}
+
+// The value printed as an operand without its type; free with LLVMDisposeMessage.
+extern "C" char *nvopt_ir_operand_text(LLVMValueRef V) {
+  std::string S;
+  raw_string_ostream OS(S);
+  unwrap(V)->printAsOperand(OS, /*PrintType=*/false);
+  return LLVMCreateMessage(OS.str().c_str());
+}
+
+// Moves instruction I to just after After (Instruction::moveAfter; same function).
+extern "C" void nvopt_ir_move_after(LLVMValueRef I, LLVMValueRef After) {
+  unwrap<Instruction>(I)->moveAfter(unwrap<Instruction>(After));
+}
+
+extern "C" bool nvopt_dt_reachable(const void *DT, LLVMBasicBlockRef BB) {
+  return domTree(DT).isReachableFromEntry(unwrap(BB));
+}
+
+// The immediate dominator of BB; null for the entry block and for unreachable blocks.
+extern "C" LLVMBasicBlockRef nvopt_dt_idom(const void *DT, LLVMBasicBlockRef BB) {
+  DomTreeNode *N = domTree(DT).getNode(unwrap(BB));
+  DomTreeNode *IDom = N ? N->getIDom() : nullptr;
+  return IDom ? wrap(IDom->getBlock()) : nullptr;
+}
+
+// Whether the CFG edge From -> To dominates BB.
+extern "C" bool nvopt_dt_edge_dominates(const void *DT, LLVMBasicBlockRef From,
+                                        LLVMBasicBlockRef To, LLVMBasicBlockRef BB) {
+  return domTree(DT).dominates(BasicBlockEdge(unwrap(From), unwrap(To)), unwrap(BB));
+}
+
+// Whether any remark is enabled at all (OptimizationRemarkEmitter::enabled: what emit() with a
+// builder checks before building the remark).
+extern "C" bool nvopt_remarks_enabled(void *ORE) { return emitter(ORE).enabled(); }
+
+// Emits OptimizationRemark(Pass, Name, At) << Args..., each Arg a plain string or ore::NV.
+extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVMValueRef At,
+                             const NvRemarkArg *Args, size_t NArgs) {
+  OptimizationRemark R(Pass, Name, unwrap<Instruction>(At));
+  for (size_t K = 0; K < NArgs; ++K) {
+    if (Args[K].Key.Len == 0)
+      R << str(Args[K].Value);
+    else
+      R << ore::NV(str(Args[K].Key), str(Args[K].Value));
+  }
+  emitter(ORE).emit(R);
+}
+
+
+// The instruction before which code using I's result can go (Instruction::
+// getInsertionPointAfterDef), or null where there is none (a catchswitch block). *BeforeRecords
+// tells whether the position is also before the debug records attached to that instruction (a
+// block's first insertion point is).
+extern "C" LLVMValueRef nvopt_ir_insertion_point_after_def(LLVMValueRef I, bool *BeforeRecords) {
+  std::optional<BasicBlock::iterator> It = unwrap<Instruction>(I)->getInsertionPointAfterDef();
+  if (!It || *It == It->getNodeParent()->end())
+    return nullptr;
+  *BeforeRecords = It->getHeadBit();
+  return wrap(&**It);
+}
+
+// Deletes V if it is a trivially dead instruction, and then the operands that die with it
+// (RecursivelyDeleteTriviallyDeadInstructions).
+extern "C" void nvopt_ir_delete_dead(LLVMValueRef V) {
+  RecursivelyDeleteTriviallyDeadInstructions(unwrap(V));
+}
+
+// The first place in BB where a non-PHI instruction can go (BasicBlock::getFirstInsertionPt;
+// before the debug records there), or null where there is none.
+extern "C" LLVMValueRef nvopt_ir_first_insertion_pt(LLVMBasicBlockRef BB) {
+  BasicBlock *B = unwrap(BB);
+  BasicBlock::iterator It = B->getFirstInsertionPt();
+  return It == B->end() ? nullptr : wrap(&*It);
+}
