@@ -65,7 +65,7 @@ pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "ca
 pub const IV_START_WIDENING: Insertion =
     Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
 
-/// BASR + CBE + SCEV-CGP (src/shim/addr.cpp), right after llc's `codegenprepare`
+/// BASR + CBE + SCEV-CGP (src/addr), right after llc's `codegenprepare`
 /// (research-facts.md "Address optimization"); the dead code it leaves is deleted by the pass.
 pub const CODEGENPREPARE_SCEV: Insertion =
     Insertion { pass: "codegenpreparescev", after: "codegenprepare" };

@@ -39,7 +39,7 @@ pub struct Tree {
     pub nodes: Vec<InNode>,
 }
 
-/// Encoded kinds shared with src/shim/addr.cpp.
+/// Encoded kinds shared with src/shim/addr.cpp (which encodes and builds SCEV expressions).
 pub mod kind {
     pub const CONST: u32 = 0;
     pub const UNKNOWN: u32 = 1;

@@ -13,8 +13,11 @@
 //! -do-scev-cgp=0`); opt runs it as `-passes=codegenpreparescev` and each part alone as
 //! `nv-basr`, `nv-cbe`, `nv-scev-cgp`. Pointer SCEVs come from `nv-scev` (src/scev), except
 //! the addresses of loads and stores, which src/shim/access_scev.cpp rebuilds (see [`record`]
-//! below). The C++ adapter (src/shim/addr.cpp) walks a function, encodes each pointer's SCEV
-//! and applies what this module decides; it deletes the address computations that die.
+//! below). The pass itself is Rust ([`pass`]): it walks the function, runs the phases, and
+//! applies and cleans up the rewrites through inkwell/llvm-sys; ScalarEvolution and
+//! SCEVExpander, which LLVM's C API lacks, are reached through [`scev`] (src/shim/addr.cpp,
+//! which also holds the pass plumbing); [`session`] holds one function's settings, plans and
+//! dumps.
 //!
 //! The parts, each with its own header:
 //! - [`record`]: pointer = base + constant offset. Each load, store and pointer argument of a
@@ -100,11 +103,13 @@
 pub mod basr;
 pub mod cbe;
 pub mod expr;
-pub mod ffi;
 pub mod group;
 pub mod narrow;
+pub mod pass;
 pub mod ranges_budget;
 pub mod record;
+pub mod scev;
+pub mod session;
 pub mod widen;
 
 use crate::knobs::Knobs;

@@ -95,18 +95,13 @@ unsafe fn proven(add: LLVMValueRef, se: *mut c_void) -> Option<(LLVMValueRef, LL
         .then_some((a, b, signed))
 }
 
-/// Rebuilds every proven 64-bit index add of `f` as `ext(a + b)`; returns how many (called by
-/// `codegenpreparescev`'s plumbing in src/shim/addr.cpp).
+/// Rebuilds every proven 64-bit index add of `f` as `ext(a + b)`; returns how many (the
+/// SCEV-CGP phase of [`super::pass`]).
 ///
 /// # Safety
 /// `f` is a live function, `se` its `llvm::ScalarEvolution` and `ore` its
 /// `llvm::OptimizationRemarkEmitter`.
-#[no_mangle]
-pub unsafe extern "C" fn nvopt_narrow_indices(
-    f: LLVMValueRef,
-    se: *mut c_void,
-    ore: *mut c_void,
-) -> u32 {
+pub unsafe fn narrow_indices(f: LLVMValueRef, se: *mut c_void, ore: *mut c_void) -> u32 {
     let adds: Vec<LLVMValueRef> = ir::function_instructions(ir::function(f))
         .map(ir::raw)
         .filter(|&i| ir::binary_opcode(i).is_some() && ir::int_width(i) == Some(INDEX_BITS))

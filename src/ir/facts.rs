@@ -60,6 +60,24 @@ extern "C" {
         to: LLVMBasicBlockRef,
         bb: LLVMBasicBlockRef,
     ) -> bool;
+    fn nvopt_dt_update_dfs(dt: *mut c_void);
+    fn nvopt_dt_dfs(
+        dt: *const c_void,
+        bb: LLVMBasicBlockRef,
+        dfs_in: *mut u32,
+        dfs_out: *mut u32,
+        level: *mut u32,
+    );
+    fn nvopt_ir_delete_dead_all(vs: *const LLVMValueRef, n: usize);
+    fn nvopt_ir_delete_dead_phis(bb: LLVMBasicBlockRef);
+    fn nvopt_remark_loop(
+        ore: *mut c_void,
+        pass: *const c_char,
+        name: *const c_char,
+        l: *const c_void,
+        args: *const RemarkArg,
+        n_args: usize,
+    );
     fn nvopt_remarks_enabled(ore: *mut c_void) -> bool;
     fn nvopt_remark(
         ore: *mut c_void,
@@ -132,6 +150,21 @@ impl<'a> DomTree<'a> {
         unsafe { BasicBlock::new(nvopt_dt_idom(self.raw, bb.as_mut_ptr())) }
     }
 
+    /// Numbers the tree in DFS order (`DominatorTree::updateDFSNumbers`) for [`Self::dfs`].
+    pub fn update_dfs(&self) {
+        // SAFETY: a live tree; renumbering does not change what it answers.
+        unsafe { nvopt_dt_update_dfs(self.raw as *mut c_void) }
+    }
+
+    /// A reachable block's DFS numbers (in, out) and its depth below the entry, after
+    /// [`Self::update_dfs`].
+    pub fn dfs(&self, bb: BasicBlock) -> (u32, u32, u32) {
+        let (mut i, mut o, mut l) = (0, 0, 0);
+        // SAFETY: a live tree and a reachable block of its function.
+        unsafe { nvopt_dt_dfs(self.raw, bb.as_mut_ptr(), &mut i, &mut o, &mut l) };
+        (i, o, l)
+    }
+
     /// Whether the CFG edge `from -> to` dominates `bb`.
     pub fn edge_dominates(&self, from: BasicBlock, to: BasicBlock, bb: BasicBlock) -> bool {
         // SAFETY: as for reachable.
@@ -139,6 +172,19 @@ impl<'a> DomTree<'a> {
             nvopt_dt_edge_dominates(self.raw, from.as_mut_ptr(), to.as_mut_ptr(), bb.as_mut_ptr())
         }
     }
+}
+
+/// Deletes, in order, each of `vs` that is still a trivially dead instruction, with the
+/// operands that die with it (values an earlier deletion removed are skipped).
+pub fn delete_dead_all(vs: &[LLVMValueRef]) {
+    // SAFETY: live values; the shim holds them as weak handles before deleting any.
+    unsafe { nvopt_ir_delete_dead_all(vs.as_ptr(), vs.len()) }
+}
+
+/// Deletes the PHIs of `bb` that are dead or only feed themselves (`RecursivelyDeleteDeadPHINode`).
+pub fn delete_dead_phis(bb: BasicBlock) {
+    // SAFETY: a live block.
+    unsafe { nvopt_ir_delete_dead_phis(bb.as_mut_ptr()) }
 }
 
 /// The optimization remark emitter of the function a pass wrapper runs on.
@@ -159,6 +205,27 @@ impl<'a> Remarks<'a> {
     pub fn enabled(&self) -> bool {
         // SAFETY: a live emitter.
         unsafe { nvopt_remarks_enabled(self.raw) }
+    }
+
+    /// Emits `OptimizationRemark(pass, name, loop start, header) << args...` about loop `l`.
+    pub fn emit_loop(
+        &self,
+        pass: &CStr,
+        name: &CStr,
+        l: crate::ir::loops::Loop,
+        args: &[RemarkArg],
+    ) {
+        // SAFETY: a live emitter, a loop of its function, args alive for the call.
+        unsafe {
+            nvopt_remark_loop(
+                self.raw,
+                pass.as_ptr(),
+                name.as_ptr(),
+                l.as_raw(),
+                args.as_ptr(),
+                args.len(),
+            )
+        }
     }
 
     /// Emits `OptimizationRemark(pass, name, at) << args...`.

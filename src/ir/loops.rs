@@ -11,6 +11,8 @@ extern "C" {
     );
     fn nvopt_loop_header(l: *const c_void) -> LLVMBasicBlockRef;
     fn nvopt_loop_contains(l: *const c_void, bb: LLVMBasicBlockRef) -> bool;
+    fn nvopt_loop_for(li: *const c_void, bb: LLVMBasicBlockRef) -> *const c_void;
+    fn nvopt_loop_parent(l: *const c_void) -> *const c_void;
 }
 
 /// One loop of a LoopInfo the shim handed over; valid while that analysis is.
@@ -18,6 +20,24 @@ extern "C" {
 pub struct Loop(*const c_void);
 
 impl Loop {
+    /// # Safety
+    /// `raw` is a non-null loop of a live `llvm::LoopInfo`.
+    pub unsafe fn from_raw(raw: *const c_void) -> Loop {
+        Loop(raw)
+    }
+
+    /// The `llvm::Loop*` handle, for the shim.
+    pub fn as_raw(self) -> *const c_void {
+        self.0
+    }
+
+    /// The loop this one is nested in; `None` for an outermost loop.
+    pub fn parent(self) -> Option<Loop> {
+        // SAFETY: as for header().
+        let p = unsafe { nvopt_loop_parent(self.0) };
+        (!p.is_null()).then_some(Loop(p))
+    }
+
     pub fn header(self) -> LLVMBasicBlockRef {
         // SAFETY: the handle came from nvopt_loops_preorder of a live LoopInfo.
         unsafe { nvopt_loop_header(self.0) }
@@ -48,4 +68,13 @@ pub unsafe fn preorder(li: *const c_void) -> Vec<Loop> {
     let mut out: Vec<Loop> = Vec::new();
     nvopt_loops_preorder(li, push, &mut out as *mut Vec<Loop> as *mut c_void);
     out
+}
+
+/// The innermost loop holding `bb` (LoopInfo::getLoopFor); `None` outside every loop.
+///
+/// # Safety
+/// `li` is a live `llvm::LoopInfo` of `bb`'s function.
+pub unsafe fn loop_for(li: *const c_void, bb: LLVMBasicBlockRef) -> Option<Loop> {
+    let l = nvopt_loop_for(li, bb);
+    (!l.is_null()).then_some(Loop(l))
 }

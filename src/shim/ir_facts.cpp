@@ -15,6 +15,7 @@
 // pass wrapper that obtained them. Adapter only.
 #include "ffi.h"
 #include "llvm-c/Core.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -22,6 +23,7 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Value.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/IR/ValueHandle.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include <cstddef>
 #include <string>
@@ -44,6 +46,16 @@ struct NvRemarkArg {
   NvStr Key;
   NvStr Value;
 };
+
+OptimizationRemark &withArgs(OptimizationRemark &R, const NvRemarkArg *Args, size_t NArgs) {
+  for (size_t K = 0; K < NArgs; ++K) {
+    if (Args[K].Key.Len == 0)
+      R << str(Args[K].Value);
+    else
+      R << ore::NV(str(Args[K].Key), str(Args[K].Value));
+  }
+  return R;
+}
 
 } // namespace
 
@@ -90,6 +102,20 @@ extern "C" bool nvopt_dt_edge_dominates(const void *DT, LLVMBasicBlockRef From,
   return domTree(DT).dominates(BasicBlockEdge(unwrap(From), unwrap(To)), unwrap(BB));
 }
 
+// Numbers the dominator tree's nodes in DFS order (DominatorTree::updateDFSNumbers), then
+// reads a reachable block's numbers and depth below the entry (getDFSNumIn/Out, getLevel).
+extern "C" void nvopt_dt_update_dfs(void *DT) {
+  static_cast<DominatorTree *>(DT)->updateDFSNumbers();
+}
+
+extern "C" void nvopt_dt_dfs(const void *DT, LLVMBasicBlockRef BB, uint32_t *In, uint32_t *Out,
+                             uint32_t *Level) {
+  const DomTreeNode *N = domTree(DT).getNode(unwrap(BB));
+  *In = N->getDFSNumIn();
+  *Out = N->getDFSNumOut();
+  *Level = N->getLevel();
+}
+
 // Whether any remark is enabled at all (OptimizationRemarkEmitter::enabled: what emit() with a
 // builder checks before building the remark).
 extern "C" bool nvopt_remarks_enabled(void *ORE) { return emitter(ORE).enabled(); }
@@ -98,13 +124,15 @@ extern "C" bool nvopt_remarks_enabled(void *ORE) { return emitter(ORE).enabled()
 extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVMValueRef At,
                              const NvRemarkArg *Args, size_t NArgs) {
   OptimizationRemark R(Pass, Name, unwrap<Instruction>(At));
-  for (size_t K = 0; K < NArgs; ++K) {
-    if (Args[K].Key.Len == 0)
-      R << str(Args[K].Value);
-    else
-      R << ore::NV(str(Args[K].Key), str(Args[K].Value));
-  }
-  emitter(ORE).emit(R);
+  emitter(ORE).emit(withArgs(R, Args, NArgs));
+}
+
+// The same for a remark about loop L (at its start location, its header as the code region).
+extern "C" void nvopt_remark_loop(void *ORE, const char *Pass, const char *Name, const void *L,
+                                  const NvRemarkArg *Args, size_t NArgs) {
+  const Loop &Lp = *static_cast<const Loop *>(L);
+  OptimizationRemark R(Pass, Name, Lp.getStartLoc(), Lp.getHeader());
+  emitter(ORE).emit(withArgs(R, Args, NArgs));
 }
 
 
@@ -132,4 +160,27 @@ extern "C" LLVMValueRef nvopt_ir_first_insertion_pt(LLVMBasicBlockRef BB) {
   BasicBlock *B = unwrap(BB);
   BasicBlock::iterator It = B->getFirstInsertionPt();
   return It == B->end() ? nullptr : wrap(&*It);
+}
+
+// Deletes, in order, each of Vs that is (still) a trivially dead instruction with the operands
+// that die with it; a value an earlier deletion removed is skipped (the list is held as
+// WeakTrackingVH before anything is deleted).
+extern "C" void nvopt_ir_delete_dead_all(const LLVMValueRef *Vs, size_t N) {
+  SmallVector<WeakTrackingVH, 32> Dead;
+  for (size_t K = 0; K < N; ++K)
+    Dead.push_back(unwrap(Vs[K]));
+  for (WeakTrackingVH &V : Dead)
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      RecursivelyDeleteTriviallyDeadInstructions(I);
+}
+
+// Deletes the PHIs of BB that are dead or feed only themselves through a dead cycle
+// (RecursivelyDeleteDeadPHINode), each checked after the previous deletions.
+extern "C" void nvopt_ir_delete_dead_phis(LLVMBasicBlockRef BB) {
+  SmallVector<WeakTrackingVH, 16> Phis;
+  for (PHINode &P : unwrap(BB)->phis())
+    Phis.push_back(&P);
+  for (WeakTrackingVH &V : Phis)
+    if (auto *P = dyn_cast_or_null<PHINode>(V))
+      RecursivelyDeleteDeadPHINode(P);
 }

@@ -26,3 +26,11 @@ extern "C" LLVMBasicBlockRef nvopt_loop_header(const void *L) {
 extern "C" bool nvopt_loop_contains(const void *L, LLVMBasicBlockRef BB) {
   return loop(L).contains(unwrap(BB));
 }
+
+// The innermost loop holding BB (LoopInfo::getLoopFor), or null.
+extern "C" const void *nvopt_loop_for(const void *LI, LLVMBasicBlockRef BB) {
+  return static_cast<const LoopInfo *>(LI)->getLoopFor(unwrap(BB));
+}
+
+// The loop L is nested in, or null for an outermost loop.
+extern "C" const void *nvopt_loop_parent(const void *L) { return loop(L).getParentLoop(); }
