@@ -26,9 +26,32 @@ extern "C" {
         max: i32,
     );
     fn nvopt_shim_knob_value(idx: u32) -> i64;
+    fn nvopt_shim_knob_values(out: *mut i64, n: usize);
     fn nvopt_shim_loaded_libraries(cb: extern "C" fn(*const c_char, *mut c_void), ctx: *mut c_void);
     fn nvopt_shim_pass_known(pass_builder: *mut c_void, name: *const u8, len: usize) -> bool;
     fn nvopt_shim_register_pass_builder(pass_builder: *mut c_void);
+}
+
+/// A borrowed string crossing the boundary: pointer and length, not NUL-terminated
+/// (`NvStr` in src/shim/boundary.h).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct NvStr {
+    pub ptr: *const c_char,
+    pub len: usize,
+}
+
+impl NvStr {
+    /// A string over `b`, valid while `b` is.
+    pub fn new(b: &[u8]) -> Self {
+        NvStr { ptr: b.as_ptr() as *const c_char, len: b.len() }
+    }
+
+    /// # Safety
+    /// `ptr` points to `len` readable bytes (or `len` is 0).
+    pub(crate) unsafe fn as_str(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(slice(self.ptr as *const u8, self.len))
+    }
 }
 
 /// A slice from a pointer and a length handed over by the shim (a null pointer with length 0,
@@ -76,10 +99,18 @@ pub fn register_int_knob(
     }
 }
 
-/// The current value of knob `idx` (bools as 0/1).
+/// The current value of knob `idx` (bools as 0/1), for a reader that needs only that one.
 pub fn knob_value(idx: usize) -> i64 {
-    // SAFETY: idx indexes the table registered by register_knobs.
+    // SAFETY: the shim answers 0 for an index it never registered.
     unsafe { nvopt_shim_knob_value(idx as u32) }
+}
+
+/// The current values of the first `n` knobs of the table, in one call (bools as 0/1).
+pub fn knob_values(n: usize) -> Vec<i64> {
+    let mut out = vec![0; n];
+    // SAFETY: out has room for n values; the shim answers 0 for an index it never registered.
+    unsafe { nvopt_shim_knob_values(out.as_mut_ptr(), n) };
+    out
 }
 
 /// File names of the libraries loaded in this process.

@@ -216,10 +216,9 @@ impl Knobs {
         Knobs { values }
     }
 
-    /// Values as LLVM parsed them from the command line.
+    /// Values as LLVM parsed them from the command line (one call into the shim for all).
     pub fn current() -> Self {
-        let values = (0..KNOBS.len()).map(crate::ffi::knob_value).collect();
-        Knobs { values }
+        Knobs { values: crate::ffi::knob_values(KNOBS.len()) }
     }
 
     /// Sets one knob (tests, and level-forced values such as Ofcmax's `memory-space-opt=0`).

@@ -3,6 +3,7 @@
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod addr;
+mod boundary;
 pub mod clang_pipeline;
 pub mod coalesce;
 pub mod codegen;
@@ -17,6 +18,7 @@ pub mod lsr_gate;
 pub mod pipeline;
 mod readme;
 pub mod scev;
+pub mod scev_node;
 pub mod scev_sources;
 pub mod search_budgets;
 pub mod stats;

@@ -155,16 +155,16 @@ pub fn decide(f: &LoopFacts, g: &Gates) -> Decision {
 /// The facts as the C++ adapter hands them over.
 #[repr(C)]
 pub struct CLoopFacts {
-    function: *const u8,
-    function_len: usize,
-    header: *const u8,
-    header_len: usize,
-    level: u32,
-    trip_count_known: bool,
-    phi_bits: *const u32,
-    num_phis: usize,
-    live_in_bits: *const u32,
-    num_live_ins: usize,
+    pub(crate) function: *const u8,
+    pub(crate) function_len: usize,
+    pub(crate) header: *const u8,
+    pub(crate) header_len: usize,
+    pub(crate) level: u32,
+    pub(crate) trip_count_known: bool,
+    pub(crate) phi_bits: *const u32,
+    pub(crate) num_phis: usize,
+    pub(crate) live_in_bits: *const u32,
+    pub(crate) num_live_ins: usize,
 }
 
 /// # Safety

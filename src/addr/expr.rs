@@ -39,35 +39,9 @@ pub struct Tree {
     pub nodes: Vec<InNode>,
 }
 
-/// Encoded kinds shared with src/shim/addr.cpp (which encodes and builds SCEV expressions).
-pub mod kind {
-    pub const CONST: u32 = 0;
-    pub const UNKNOWN: u32 = 1;
-    pub const ADD: u32 = 2;
-    pub const MUL: u32 = 3;
-    pub const ADDREC: u32 = 4;
-    pub const SEXT: u32 = 5;
-    pub const ZEXT: u32 = 6;
-    pub const OTHER: u32 = 7;
-    /// Output only: a reference to an input node.
-    pub const REF: u32 = 8;
-}
-
-/// A flat node as it crosses the boundary (both directions). Input: `value` is the constant,
-/// the special-register code (-1 for none) or unused; output: the constant, the referenced
-/// input node, or (add recurrences, extensions, constants) the input node whose loop or type
-/// the new node takes, in `ty`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Flat {
-    pub kind: u32,
-    pub arity: u32,
-    pub bits: u32,
-    pub flags: u32,
-    pub value: i64,
-    pub ty: i64,
-    pub umax: u64,
-}
+/// The boundary encoding ([`crate::scev_node`]): node kinds and the flat node, named here as
+/// the address passes use them.
+pub use crate::scev_node::{kind, ScevNode as Flat};
 
 impl Tree {
     /// Decodes a preorder array; `None` when it is malformed (arity past the end).

@@ -11,25 +11,25 @@ use std::ffi::c_void;
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub struct RawWeight {
-    instrs: u32,
-    uses: u32,
-    spill: f64,
+    pub(crate) instrs: u32,
+    pub(crate) uses: u32,
+    pub(crate) spill: f64,
 }
 
 /// One copy, as the shim reports it (src/shim/coalesce.cpp, `RawFacts`).
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub struct RawFacts {
-    dst: u32,
-    src: u32,
-    width: u32,
-    flags: u32,
-    src_def: u32,
-    src_def_addrspace: u32,
-    dst_stored_to: u32,
-    freq: f64,
-    dst_weight: RawWeight,
-    src_weight: RawWeight,
+    pub(crate) dst: u32,
+    pub(crate) src: u32,
+    pub(crate) width: u32,
+    pub(crate) flags: u32,
+    pub(crate) src_def: u32,
+    pub(crate) src_def_addrspace: u32,
+    pub(crate) dst_stored_to: u32,
+    pub(crate) freq: f64,
+    pub(crate) dst_weight: RawWeight,
+    pub(crate) src_weight: RawWeight,
 }
 
 const DST_VIRTUAL: u32 = 1;

@@ -9,27 +9,15 @@ use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use std::ffi::{c_char, c_void, CStr};
 use std::marker::PhantomData;
 
-/// Bytes and length (src/shim/ffi.h `NvStr`).
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct NvStr {
-    ptr: *const u8,
-    len: usize,
-}
-
-impl NvStr {
-    fn new(b: &[u8]) -> Self {
-        NvStr { ptr: b.as_ptr(), len: b.len() }
-    }
-}
+use crate::ffi::NvStr;
 
 /// One piece of a remark (layout mirrored by `NvRemarkArg` in src/shim/ir_facts.cpp): a plain
 /// string when `key` is empty, else a named argument (`ore::NV(key, value)`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct RemarkArg<'a> {
-    key: NvStr,
-    value: NvStr,
+    pub(crate) key: NvStr,
+    pub(crate) value: NvStr,
     _bytes: PhantomData<&'a [u8]>,
 }
 

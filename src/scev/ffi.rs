@@ -5,17 +5,18 @@ use super::gate::{Built, Gate, Host, Limits, Why};
 use super::score::{Config, Node, ScevId, ScoreGraph, ValueId};
 use crate::ffi::slice;
 use crate::knobs::Knobs;
-use crate::scev_sources::ffi::{decode_terms, NvTermNode};
+use crate::scev_node::ScevNode;
+use crate::scev_sources::ffi::decode_terms;
 use crate::scev_sources::idiom::{classify, Idiom};
 use std::ffi::c_void;
 
 /// One value as the shim describes it (kinds: see `node_kind`).
 #[repr(C)]
 #[derive(Default)]
-struct RawNode {
-    kind: u32,
-    loop_depth: u32,
-    num_operands: u32,
+pub(crate) struct RawNode {
+    pub(crate) kind: u32,
+    pub(crate) loop_depth: u32,
+    pub(crate) num_operands: u32,
 }
 
 const KIND_CONSTANT: u32 = 0;
@@ -213,7 +214,7 @@ pub unsafe extern "C" fn nvopt_scev_summary(s: *const State, buf: *mut u8, cap: 
 /// `nodes` holds the sum of the `2 * n` lengths in `lens`; `buf` has `cap` writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_scev_loop_idiom(
-    nodes: *const NvTermNode,
+    nodes: *const ScevNode,
     lens: *const usize,
     n: usize,
     buf: *mut u8,

@@ -9,22 +9,9 @@ use crate::ffi::slice;
 use crate::gpu::Span;
 use crate::gpu::Sreg;
 use crate::knobs::Knobs;
-use std::os::raw::c_char;
+use crate::scev_node::{kind, ScevNode};
 
-/// A borrowed string (pointer and length, not NUL-terminated).
-#[repr(C)]
-pub struct NvStr {
-    pub ptr: *const c_char,
-    pub len: usize,
-}
-
-impl NvStr {
-    /// # Safety
-    /// `ptr` points to `len` readable bytes (or `len` is 0).
-    pub(crate) unsafe fn as_str(&self) -> std::borrow::Cow<'_, str> {
-        String::from_utf8_lossy(slice(self.ptr as *const u8, self.len))
-    }
-}
+pub use crate::ffi::NvStr;
 
 /// LLVM's unsigned and signed `ConstantRange` of a value, as min/max pairs.
 #[repr(C)]
@@ -58,17 +45,6 @@ pub struct NvGuard {
     pub bound: NvBounds,
 }
 
-/// One node of a term tree in preorder: kind 0 constant (`value`), 1 special register
-/// (`value` = [`Sreg::code`]), 2 add, 3 mul (`arity` children follow), 4 extension (one
-/// child), 5 anything else.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct NvTermNode {
-    pub kind: u32,
-    pub arity: u32,
-    pub value: i64,
-}
-
 /// What the adapter knows about one induction increment `next = add i, step`.
 #[repr(C)]
 pub struct NvIvFacts {
@@ -77,9 +53,9 @@ pub struct NvIvFacts {
     pub existing: u32,
     pub start: NvBounds,
     pub step: NvBounds,
-    pub start_terms: *const NvTermNode,
+    pub start_terms: *const ScevNode,
     pub n_start_terms: usize,
-    pub step_terms: *const NvTermNode,
+    pub step_terms: *const ScevNode,
     pub n_step_terms: usize,
     pub guards: *const NvGuard,
     pub n_guards: usize,
@@ -96,8 +72,8 @@ pub struct NvIvDecision {
 }
 
 /// Decodes a preorder term array; malformed input reads as [`Term::Other`].
-pub fn decode_terms(nodes: &[NvTermNode]) -> Term {
-    fn go(nodes: &[NvTermNode], pos: &mut usize, depth: u32) -> Option<Term> {
+pub fn decode_terms(nodes: &[ScevNode]) -> Term {
+    fn go(nodes: &[ScevNode], pos: &mut usize, depth: u32) -> Option<Term> {
         let n = *nodes.get(*pos)?;
         *pos += 1;
         if depth > 64 {
@@ -106,11 +82,13 @@ pub fn decode_terms(nodes: &[NvTermNode]) -> Term {
         let mut kids =
             || (0..n.arity).map(|_| go(nodes, pos, depth + 1)).collect::<Option<Vec<_>>>();
         Some(match n.kind {
-            0 => Term::Const(n.value),
-            1 => Term::Sreg(Sreg::from_code(n.value)?),
-            2 => Term::Add(kids()?),
-            3 => Term::Mul(kids()?),
-            4 if n.arity == 1 => Term::Ext(Box::new(kids()?.pop()?)),
+            kind::CONST => Term::Const(n.value),
+            kind::UNKNOWN if n.value >= 0 => Term::Sreg(Sreg::from_code(n.value)?),
+            kind::ADD => Term::Add(kids()?),
+            kind::MUL => Term::Mul(kids()?),
+            kind::SEXT | kind::ZEXT | kind::TRUNC if n.arity == 1 => {
+                Term::Ext(Box::new(kids()?.pop()?))
+            }
             _ => Term::Other,
         })
     }
@@ -255,8 +233,8 @@ mod tests {
     use super::*;
     use crate::gpu::Dim;
 
-    fn node(kind: u32, arity: u32, value: i64) -> NvTermNode {
-        NvTermNode { kind, arity, value }
+    fn node(kind: u32, arity: u32, value: i64) -> ScevNode {
+        ScevNode { kind, arity, value, ..Default::default() }
     }
 
     #[test]
@@ -266,12 +244,12 @@ mod tests {
         let ctaid = Sreg::Ctaid(Dim::X).code() as i64;
         // (zext (ctaid * ntid)) + tid
         let nodes = [
-            node(2, 2, 0),
-            node(4, 1, 0),
-            node(3, 2, 0),
-            node(1, 0, ctaid),
-            node(1, 0, ntid),
-            node(1, 0, tid),
+            node(kind::ADD, 2, 0),
+            node(kind::ZEXT, 1, 0),
+            node(kind::MUL, 2, 0),
+            node(kind::UNKNOWN, 0, ctaid),
+            node(kind::UNKNOWN, 0, ntid),
+            node(kind::UNKNOWN, 0, tid),
         ];
         let want = Term::Add(vec![
             Term::Ext(Box::new(Term::Mul(vec![
@@ -281,23 +259,35 @@ mod tests {
             Term::Sreg(Sreg::Tid(Dim::X)),
         ]);
         assert_eq!(decode_terms(&nodes), want);
-        assert_eq!(decode_terms(&[node(0, 0, 32)]), Term::Const(32));
-        assert_eq!(decode_terms(&[node(5, 0, 0)]), Term::Other);
+        assert_eq!(decode_terms(&[node(kind::CONST, 0, 32)]), Term::Const(32));
+        assert_eq!(decode_terms(&[node(kind::OTHER, 0, 0)]), Term::Other);
     }
 
     #[test]
     fn malformed_terms_read_as_other() {
         assert_eq!(decode_terms(&[]), Term::Other);
-        assert_eq!(decode_terms(&[node(2, 3, 0), node(0, 0, 1)]), Term::Other, "missing children");
-        assert_eq!(decode_terms(&[node(0, 0, 1), node(0, 0, 2)]), Term::Other, "trailing nodes");
-        assert_eq!(decode_terms(&[node(1, 0, 99)]), Term::Other, "unknown register");
         assert_eq!(
-            decode_terms(&[node(4, 2, 0), node(0, 0, 1), node(0, 0, 1)]),
+            decode_terms(&[node(kind::ADD, 3, 0), node(kind::CONST, 0, 1)]),
+            Term::Other,
+            "missing children"
+        );
+        assert_eq!(
+            decode_terms(&[node(kind::CONST, 0, 1), node(kind::CONST, 0, 2)]),
+            Term::Other,
+            "trailing nodes"
+        );
+        assert_eq!(decode_terms(&[node(kind::UNKNOWN, 0, 99)]), Term::Other, "unknown register");
+        assert_eq!(
+            decode_terms(&[
+                node(kind::SEXT, 2, 0),
+                node(kind::CONST, 0, 1),
+                node(kind::CONST, 0, 1)
+            ]),
             Term::Other,
             "bad extension"
         );
-        let deep: Vec<NvTermNode> =
-            (0..100).map(|_| node(4, 1, 0)).chain([node(0, 0, 1)]).collect();
+        let deep: Vec<ScevNode> =
+            (0..100).map(|_| node(kind::ZEXT, 1, 0)).chain([node(kind::CONST, 0, 1)]).collect();
         assert_eq!(decode_terms(&deep), Term::Other, "too deep");
     }
 

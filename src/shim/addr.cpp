@@ -29,6 +29,7 @@
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm-c/Types.h"
 #include "access_scev.h"
+#include "boundary.h"
 #include "scev.h"
 #include "sreg_terms.h"
 #include <cstdint>
@@ -36,21 +37,10 @@
 
 using namespace llvm;
 
-// Layouts mirror src/addr/expr.rs `Flat` and src/addr/scev.rs `NvPair`.
-struct NvAddrFlat {
-  uint32_t Kind, Arity, Bits, Flags;
-  int64_t Value, Ty;
-  uint64_t UMax;
-};
-struct NvPair {
-  uint32_t A, B, DiffNodes, Invariant, Diff;
-};
-
 extern "C" bool nvopt_addr_run(LLVMValueRef F, void *Scev, uint32_t Phases);
 
 namespace {
 
-enum : uint32_t { KConst, KUnknown, KAdd, KMul, KAddRec, KSExt, KZExt, KOther, KRef };
 enum : uint32_t { PhaseBasr = 1, PhaseCbe = 2, PhaseCgp = 4 };
 
 // The analyses of one function, handed to Rust as one opaque pointer.
@@ -79,7 +69,7 @@ public:
   }
 
   // Builds the expression Rust wrote in preorder; null when it cannot be built.
-  const SCEV *build(const NvAddrFlat *R, size_t N) {
+  const SCEV *build(const NvScevNode *R, size_t N) {
     size_t Pos = 0;
     const SCEV *B = buildAt(R, N, Pos);
     return Pos == N ? B : nullptr;
@@ -162,7 +152,7 @@ public:
                              L->getLoopPreheader()->getTerminator());
   }
 
-  SmallVector<NvAddrFlat, 64> Flat;
+  SmallVector<NvScevNode, 64> Flat;
   std::vector<NvPair> Pairs;
 
 private:
@@ -184,7 +174,7 @@ private:
   bool encode(const SCEV *X, size_t Limit) {
     if (Nodes.size() >= Limit)
       return false;
-    NvAddrFlat N{};
+    NvScevNode N{};
     N.Bits = static_cast<uint32_t>(SE.getTypeSizeInBits(X->getType()));
     N.UMax = SE.getUnsignedRangeMax(X).getLimitedValue();
     N.Value = -1;
@@ -217,10 +207,10 @@ private:
 
   Type *intType(const SCEV *Of) { return SE.getEffectiveSCEVType(Of->getType()); }
 
-  const SCEV *buildAt(const NvAddrFlat *R, size_t N, size_t &Pos) {
+  const SCEV *buildAt(const NvScevNode *R, size_t N, size_t &Pos) {
     if (Pos >= N)
       return nullptr;
-    const NvAddrFlat &X = R[Pos++];
+    const NvScevNode &X = R[Pos++];
     auto node = [&](int64_t I) -> const SCEV * {
       return I >= 0 && static_cast<size_t>(I) < Nodes.size() ? Nodes[I] : nullptr;
     };
@@ -321,14 +311,14 @@ extern "C" void *nvopt_addr_scev_new(void *A, bool AssumeNsw) {
 extern "C" void nvopt_addr_scev_free(void *S) { delete static_cast<AddrScev *>(S); }
 
 extern "C" const void *nvopt_addr_scev_pointer(void *S, LLVMValueRef Ptr, bool Deref, size_t Limit,
-                                               const NvAddrFlat **Out, size_t *Len) {
+                                               const NvScevNode **Out, size_t *Len) {
   const SCEV *P = scev(S).pointer(unwrap(Ptr), Deref, Limit);
   *Out = scev(S).Flat.data();
   *Len = scev(S).Flat.size();
   return P;
 }
 
-extern "C" const void *nvopt_addr_scev_build(void *S, const NvAddrFlat *R, size_t N) {
+extern "C" const void *nvopt_addr_scev_build(void *S, const NvScevNode *R, size_t N) {
   return scev(S).build(R, N);
 }
 

@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "boundary.h"
+
 using namespace llvm;
 
 namespace {
@@ -45,18 +47,6 @@ enum : uint32_t {
 };
 enum : uint32_t { DefOther = 0, DefLoad = 1, DefImmediate = 2, DefPhiJoin = 3 };
 
-struct RawWeight {
-  uint32_t Instrs = 0;
-  uint32_t Uses = 0;
-  double Spill = 0;
-};
-
-struct RawFacts {
-  uint32_t Dst = 0, Src = 0, Width = 0, Flags = 0, SrcDef = DefOther;
-  uint32_t SrcDefAddrSpace = ~0u, DstStoredTo = ~0u;
-  double Freq = 0;
-  RawWeight DstWeight, SrcWeight;
-};
 
 
 } // namespace

@@ -1,15 +1,11 @@
 // Types and helpers shared by the shim's files at the boundary with Rust (layouts mirror
 // src/scev_sources/ffi.rs). Adapter only.
 #pragma once
+#include "boundary.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
 #include <cstddef>
 
-// A string handed to Rust: bytes and length, not NUL-terminated.
-struct NvStr {
-  const char *Ptr;
-  size_t Len;
-};
 
 inline NvStr nvStr(llvm::StringRef S) { return {S.data(), S.size()}; }
 

@@ -40,12 +40,6 @@ OptimizationRemarkEmitter &emitter(void *ORE) {
 
 StringRef str(NvStr S) { return StringRef(S.Ptr, S.Len); }
 
-// One piece of a remark (mirrors src/ir/facts.rs RemarkArg): a plain string when Key is empty,
-// else a named argument.
-struct NvRemarkArg {
-  NvStr Key;
-  NvStr Value;
-};
 
 OptimizationRemark &withArgs(OptimizationRemark &R, const NvRemarkArg *Args, size_t NArgs) {
   for (size_t K = 0; K < NArgs; ++K) {

@@ -25,25 +25,9 @@
 #include "llvm/Pass.h"
 #include <algorithm>
 
+#include "boundary.h"
+
 using namespace llvm;
-
-namespace {
-
-// Mirrors src/lsr_gate.rs's CLoopFacts.
-struct CLoopFacts {
-  const char *Function;
-  size_t FunctionLen;
-  const char *Header;
-  size_t HeaderLen;
-  unsigned Level;
-  bool TripCountKnown;
-  const unsigned *PhiBits;
-  size_t NumPhis;
-  const unsigned *LiveInBits;
-  size_t NumLiveIns;
-};
-
-} // namespace
 
 extern "C" bool nvopt_lsr_gate_allows(const CLoopFacts *Facts);
 

@@ -19,7 +19,7 @@ void nvopt_scev_free(NVScevState *S);
 uintptr_t nvopt_scev_get(NVScevState *S, void *Host, uintptr_t V);
 size_t nvopt_scev_explain(const NVScevState *S, uintptr_t V, char *Buf, size_t Cap);
 size_t nvopt_scev_summary(const NVScevState *S, char *Buf, size_t Cap);
-size_t nvopt_scev_loop_idiom(const NvTermNode *Nodes, const size_t *Lens, size_t N, char *Buf,
+size_t nvopt_scev_loop_idiom(const NvScevNode *Nodes, const size_t *Lens, size_t N, char *Buf,
                              size_t Cap);
 }
 
@@ -80,10 +80,6 @@ NVScev NVScevAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
 }
 
 // ---- accessors for the gate (src/scev/ffi.rs) ----
-
-struct RawNode {
-  uint32_t Kind, LoopDepth, NumOperands;
-};
 
 extern "C" void nvopt_shim_scev_node(void *H, uintptr_t V, RawNode *Out) {
   NVScev &R = host(H);
@@ -263,7 +259,7 @@ void printCount(raw_ostream &OS, const Loop *L, const SCEV *S, const char *What)
 // Rust picks from the affine recurrences of this loop among its header PHIs.
 std::string idiomOf(NVScev &R, const Loop *L) {
   SregTerms Terms;
-  SmallVector<NvTermNode, 32> Nodes;
+  SmallVector<NvScevNode, 32> Nodes;
   SmallVector<size_t, 8> Lens;
   for (PHINode &PN : L->getHeader()->phis()) {
     if (!R.SE.isSCEVable(PN.getType()))

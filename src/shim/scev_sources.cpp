@@ -22,30 +22,6 @@
 
 using namespace llvm;
 
-// Layouts mirror src/scev_sources/ffi.rs.
-struct NvBounds {
-  uint64_t UMin, UMax;
-  int64_t SMin, SMax;
-};
-struct NvGuard {
-  uint32_t Pred;
-  uint8_t TestsNext, IvIsLhs, GoOnTrue;
-  NvBounds Bound;
-};
-struct NvIvFacts {
-  uint32_t Width, Existing;
-  NvBounds Start, Step;
-  const NvTermNode *StartTerms;
-  size_t NStartTerms;
-  const NvTermNode *StepTerms;
-  size_t NStepTerms;
-  const NvGuard *Guards;
-  size_t NGuards;
-};
-struct NvIvDecision {
-  uint32_t Idiom, Flags;
-  uint8_t CheckOperands;
-};
 struct NvFunctionRun;
 
 extern "C" {
@@ -196,7 +172,7 @@ private:
     if (!Step)
       return false;
     SmallVector<NvGuard, 4> Guards = guards(L, PN, *Inc);
-    SmallVector<NvTermNode, 16> StartT, StepT;
+    SmallVector<NvScevNode, 16> StartT, StepT;
     Terms.encode(SE->getSCEV(Start), StartT);
     Terms.encode(SE->getSCEV(Step), StepT);
     NvIvFacts Facts{PN.getType()->getIntegerBitWidth(),

@@ -6,12 +6,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "boundary.h"
 #include <cstdint>
-
-struct NvTermNode {
-  uint32_t Kind, Arity;
-  int64_t Value;
-};
 
 namespace nvopt {
 
@@ -22,10 +18,10 @@ public:
   // The special-register code (Rust's Sreg::code) of a call, or -1.
   int32_t code(const llvm::Value *V);
   // Appends S's preorder encoding (at most 64 nodes of its own; the rest becomes "other").
-  void encode(const llvm::SCEV *S, llvm::SmallVectorImpl<NvTermNode> &Out);
+  void encode(const llvm::SCEV *S, llvm::SmallVectorImpl<NvScevNode> &Out);
 
 private:
-  void encodeFrom(const llvm::SCEV *S, llvm::SmallVectorImpl<NvTermNode> &Out, size_t Base);
+  void encodeFrom(const llvm::SCEV *S, llvm::SmallVectorImpl<NvScevNode> &Out, size_t Base);
 };
 
 } // namespace nvopt
