@@ -30,6 +30,7 @@
 #include "llvm-c/Types.h"
 #include "access_scev.h"
 #include "boundary.h"
+#include "register.h"
 #include "scev.h"
 #include "sreg_terms.h"
 #include <cstdint>
@@ -49,7 +50,7 @@ struct Analyses {
   ScalarEvolution &SE;
   LoopInfo &LI;
   DominatorTree &DT;
-  OptimizationRemarkEmitter ORE;
+  OptimizationRemarkEmitter &ORE;
 };
 
 // One phase's SCEV work on one function.
@@ -247,53 +248,25 @@ private:
 
 AddrScev &scev(void *S) { return *static_cast<AddrScev *>(S); }
 
-bool runOn(Function &F, ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT, uint32_t Phases) {
-  if (F.isDeclaration())
-    return false;
-  Analyses A{F, SE, LI, DT, OptimizationRemarkEmitter(&F)};
-  return nvopt_addr_run(wrap(&F), &A, Phases);
-}
-
-struct AddrPass : PassInfoMixin<AddrPass> {
-  uint32_t Phases;
-  explicit AddrPass(uint32_t P) : Phases(P) {}
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
-    bool Changed = runOn(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
-                         FAM.getResult<LoopAnalysis>(F), FAM.getResult<DominatorTreeAnalysis>(F),
-                         Phases);
-    if (!Changed)
-      return PreservedAnalyses::all();
-    PreservedAnalyses PA;
-    PA.preserveSet<CFGAnalyses>();
-    return PA;
+// The pass plumbing: `codegenpreparescev` (all phases; the llc pass) and one name per phase.
+struct AddrPasses {
+  static constexpr unsigned Needs = NvNeedLoops | NvNeedScev | NvNeedDomTree;
+  static constexpr uint32_t LegacyArg = PhaseBasr | PhaseCbe | PhaseCgp;
+  // cicc's own name for the pass (what -debug-pass=Structure prints in llc).
+  static constexpr const char *Description = "Optimize address mode with Scalar Evolution";
+  static const char *name(uint32_t Phases) {
+    return Phases == PhaseBasr  ? "nv-basr"
+           : Phases == PhaseCbe ? "nv-cbe"
+           : Phases == PhaseCgp ? "nv-scev-cgp"
+                                : "codegenpreparescev";
+  }
+  static bool run(Function &F, NvAnalyses &A, uint32_t Phases) {
+    Analyses X{F, *A.SE, *A.LI, *A.DT, A.ORE};
+    return nvopt_addr_run(wrap(&F), &X, Phases);
   }
 };
 
-class CodeGenPrepareSCEV : public FunctionPass {
-public:
-  static char ID;
-  CodeGenPrepareSCEV() : FunctionPass(ID) {}
-  StringRef getPassName() const override { return "Optimize address mode with Scalar Evolution"; }
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<LoopInfoWrapperPass>();
-    AU.addRequired<ScalarEvolutionWrapperPass>();
-    AU.addRequired<DominatorTreeWrapperPass>();
-    AU.setPreservesCFG();
-  }
-  bool runOnFunction(Function &F) override {
-    if (skipFunction(F))
-      return false;
-    return runOn(F, getAnalysis<ScalarEvolutionWrapperPass>().getSE(),
-                 getAnalysis<LoopInfoWrapperPass>().getLoopInfo(),
-                 getAnalysis<DominatorTreeWrapperPass>().getDomTree(),
-                 PhaseBasr | PhaseCbe | PhaseCgp);
-  }
-};
-
-char CodeGenPrepareSCEV::ID = 0;
-RegisterPass<CodeGenPrepareSCEV> Registration("codegenpreparescev",
-                                             "Optimize address mode with Scalar Evolution (nvopt)",
-                                             false, false);
+const bool Registered = (nvRegisterLegacyPass<AddrPasses>(), true);
 
 } // namespace
 
@@ -358,16 +331,5 @@ extern "C" LLVMValueRef nvopt_addr_scev_difference(void *S, const void *L, const
 }
 
 void nvopt_register_addr(PassBuilder &PB) {
-  PB.registerPipelineParsingCallback(
-      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
-        uint32_t Phases = Name == "codegenpreparescev" ? PhaseBasr | PhaseCbe | PhaseCgp
-                          : Name == "nv-basr"          ? PhaseBasr
-                          : Name == "nv-cbe"           ? PhaseCbe
-                          : Name == "nv-scev-cgp"      ? uint32_t(PhaseCgp)
-                                                       : 0u;
-        if (!Phases)
-          return false;
-        FPM.addPass(AddrPass(Phases));
-        return true;
-      });
+  nvRegisterNewPMPass<AddrPasses>(PB, {AddrPasses::LegacyArg, PhaseBasr, PhaseCbe, PhaseCgp});
 }

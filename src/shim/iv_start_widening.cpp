@@ -3,10 +3,6 @@
 // (so right before SLSR), and the same name for opt -passes=. Both hand Rust the function and
 // its LoopInfo, which LLVM's C API lacks (src/ir/loops.rs reads it through src/shim/loops.cpp).
 // No decisions here.
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/PassManager.h"
-#include "llvm/Pass.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm-c/Types.h"
 #include "register.h"
 
@@ -16,39 +12,19 @@ extern "C" bool nvopt_widen_run(LLVMValueRef F, const void *LI);
 
 namespace {
 
-bool runOn(Function &F, LoopInfo &LI) { return !F.isDeclaration() && nvopt_widen_run(wrap(&F), &LI); }
-
-struct WideningPass : PassInfoMixin<WideningPass> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &FAM) {
-    if (!runOn(F, FAM.getResult<LoopAnalysis>(F)))
-      return PreservedAnalyses::all();
-    PreservedAnalyses PA;
-    PA.preserveSet<CFGAnalyses>();
-    return PA;
-  }
+struct Widening {
+  static constexpr unsigned Needs = NvNeedLoops;
+  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Description = "IV-start widening for BASR (nvopt)";
+  static const char *name(uint32_t) { return "nv-iv-start-widening"; }
+  static bool run(Function &F, NvAnalyses &A, uint32_t) { return nvopt_widen_run(wrap(&F), A.LI); }
 };
 
-class WideningLegacy : public FunctionPass {
-public:
-  static char ID;
-  WideningLegacy() : FunctionPass(ID) {}
-  StringRef getPassName() const override { return "IV-start widening for BASR (nvopt)"; }
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<LoopInfoWrapperPass>();
-    AU.setPreservesCFG();
-  }
-  bool runOnFunction(Function &F) override {
-    return !skipFunction(F) && runOn(F, getAnalysis<LoopInfoWrapperPass>().getLoopInfo());
-  }
-};
-
-char WideningLegacy::ID = 0;
-RegisterPass<WideningLegacy> Registration("nv-iv-start-widening", "IV-start widening for BASR (nvopt)",
-                                          false, false);
+const bool Registered = (nvRegisterLegacyPass<Widening>(), true);
 
 } // namespace
 
 // Makes `nv-iv-start-widening` a function pass name for opt -passes=.
 void nvopt_register_iv_start_widening(PassBuilder &PB) {
-  nvRegisterFunctionPass<WideningPass>(PB, "nv-iv-start-widening");
+  nvRegisterNewPMPass<Widening>(PB, {Widening::LegacyArg});
 }

@@ -1,8 +1,122 @@
-// Registers a new-PM function pass under one name for opt -passes= (used by nv-cssa and
-// nv-scev-sources). Adapter only.
+// The pass wrappers of the IR passes whose work is in Rust, written once for both pass managers:
+// a new-PM function pass (opt -passes=NAME) and a legacy FunctionPass (inserted into llc's
+// pipeline by name, src/codegen.rs). Each obtains the analyses the C API cannot (LoopInfo,
+// ScalarEvolution, DominatorTree, an OptimizationRemarkEmitter), skips declarations (and, in
+// the legacy manager, what skipFunction says), hands the function to Rust and reports the CFG
+// preserved when it changed the IR. A pass supplies a Traits type:
+//   static constexpr unsigned Needs;                 // NvNeedLoops | NvNeedScev | NvNeedDomTree
+//   static constexpr uint32_t LegacyArg;             // the argument of the llc (legacy) pass
+//   static const char *name(uint32_t Arg);           // the pass name for an argument
+//   static constexpr const char *Description;
+//   static bool run(llvm::Function &F, NvAnalyses &A, uint32_t Arg);   // whether it changed
+// Adapter only.
 #pragma once
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Pass.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
 
+enum NvNeed : unsigned { NvNeedLoops = 1, NvNeedScev = 2, NvNeedDomTree = 4 };
+
+// What a wrapper obtained for one function (null where the pass does not need it).
+struct NvAnalyses {
+  llvm::LoopInfo *LI;
+  llvm::ScalarEvolution *SE;
+  llvm::DominatorTree *DT;
+  llvm::OptimizationRemarkEmitter &ORE;
+};
+
+template <typename Traits> struct NvNewPMPass : llvm::PassInfoMixin<NvNewPMPass<Traits>> {
+  uint32_t Arg;
+  explicit NvNewPMPass(uint32_t Arg) : Arg(Arg) {}
+
+  llvm::PreservedAnalyses run(llvm::Function &F, llvm::FunctionAnalysisManager &AM) {
+    if (F.isDeclaration())
+      return llvm::PreservedAnalyses::all();
+    unsigned N = Traits::Needs;
+    NvAnalyses A{N & NvNeedLoops ? &AM.getResult<llvm::LoopAnalysis>(F) : nullptr,
+                 N & NvNeedScev ? &AM.getResult<llvm::ScalarEvolutionAnalysis>(F) : nullptr,
+                 N & NvNeedDomTree ? &AM.getResult<llvm::DominatorTreeAnalysis>(F) : nullptr,
+                 AM.getResult<llvm::OptimizationRemarkEmitterAnalysis>(F)};
+    if (!Traits::run(F, A, Arg))
+      return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses PA;
+    PA.preserveSet<llvm::CFGAnalyses>();
+    return PA;
+  }
+
+  void printPipeline(llvm::raw_ostream &OS, llvm::function_ref<llvm::StringRef(llvm::StringRef)>) {
+    OS << Traits::name(Arg);
+  }
+};
+
+template <typename Traits> class NvLegacyPass : public llvm::FunctionPass {
+public:
+  static char ID;
+  NvLegacyPass() : llvm::FunctionPass(ID) {}
+
+  llvm::StringRef getPassName() const override { return Traits::Description; }
+
+  void getAnalysisUsage(llvm::AnalysisUsage &AU) const override {
+    if (Traits::Needs & NvNeedLoops)
+      AU.addRequired<llvm::LoopInfoWrapperPass>();
+    if (Traits::Needs & NvNeedScev)
+      AU.addRequired<llvm::ScalarEvolutionWrapperPass>();
+    if (Traits::Needs & NvNeedDomTree)
+      AU.addRequired<llvm::DominatorTreeWrapperPass>();
+    AU.setPreservesCFG();
+  }
+
+  bool runOnFunction(llvm::Function &F) override {
+    if (F.isDeclaration() || skipFunction(F))
+      return false;
+    unsigned N = Traits::Needs;
+    llvm::OptimizationRemarkEmitter ORE(&F);
+    NvAnalyses A{N & NvNeedLoops ? &getAnalysis<llvm::LoopInfoWrapperPass>().getLoopInfo() : nullptr,
+                 N & NvNeedScev ? &getAnalysis<llvm::ScalarEvolutionWrapperPass>().getSE() : nullptr,
+                 N & NvNeedDomTree ? &getAnalysis<llvm::DominatorTreeWrapperPass>().getDomTree()
+                                   : nullptr,
+                 ORE};
+    return Traits::run(F, A, Traits::LegacyArg);
+  }
+};
+
+template <typename Traits> char NvLegacyPass<Traits>::ID = 0;
+
+// Registers the legacy pass under Traits::name(LegacyArg) (llc inserts it by that name).
+template <typename Traits> void nvRegisterLegacyPass() {
+  static llvm::PassInfo Info(Traits::Description, Traits::name(Traits::LegacyArg),
+                             &NvLegacyPass<Traits>::ID,
+                             llvm::PassInfo::NormalCtor_t(llvm::callDefaultCtor<NvLegacyPass<Traits>>),
+                             false, false);
+  llvm::PassRegistry::getPassRegistry()->registerPass(Info);
+}
+
+// Makes each of Args a function pass name for opt -passes= (Traits::name(Arg)).
+template <typename Traits>
+void nvRegisterNewPMPass(llvm::PassBuilder &PB, std::initializer_list<uint32_t> Args) {
+  std::vector<uint32_t> Known(Args);
+  PB.registerPipelineParsingCallback(
+      [Known](llvm::StringRef Name, llvm::FunctionPassManager &FPM,
+              llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        for (uint32_t Arg : Known)
+          if (Name == Traits::name(Arg)) {
+            FPM.addPass(NvNewPMPass<Traits>(Arg));
+            return true;
+          }
+        return false;
+      });
+}
+
+// Registers a plain new-PM function pass under one name (nv-scev-sources).
 template <typename PassT> void nvRegisterFunctionPass(llvm::PassBuilder &PB, llvm::StringRef PassName) {
   PB.registerPipelineParsingCallback(
       [PassName](llvm::StringRef Name, llvm::FunctionPassManager &FPM,
