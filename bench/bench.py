@@ -159,6 +159,10 @@ def charts(args, rows_path, tools_notes):
 
 def main(argv=None):
     args = parse_args(argv if argv is not None else sys.argv[1:])
+    import nvopt_paths  # on the path through tools
+    if set(compilers.LEVELS) != set(nvopt_paths.levels()):
+        sys.exit(f"bench: compilers.LEVELS names {sorted(compilers.LEVELS)}, the plugin's levels "
+                 f"are {list(nvopt_paths.levels())}: give every plugin level its mapping")
     if args.run:
         # GPU mode (bench/gpu_run.py): refuse at once, before compiling, where there is no driver.
         problem = gpu_run.probe()

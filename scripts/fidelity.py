@@ -13,9 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from nvopt_paths import LLVM_BIN, PLUGIN, ROOT
-
-LEVELS = ["O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin"]
+from nvopt_paths import LLVM_BIN, PLUGIN, ROOT, levels
 ADAPTORS = {"function", "cgscc", "loop", "loop-mssa", "devirt", "module"}
 MODULE = 'target triple = "nvptx64-nvidia-cuda"\ndefine void @f() {\n  ret void\n}\n'
 
@@ -73,7 +71,7 @@ def main():
     with tempfile.NamedTemporaryFile("w", suffix=".ll", delete=False) as f:
         f.write(MODULE)
     worst = 1.0
-    for level in LEVELS:
+    for level in levels():
         ref = reference_leaves(os.path.join(args.reference, f"nvopt-{level}.txt"))
         mine = ours(args.opt, args.plugin, level, f.name)
         common = lcs(mine, ref)

@@ -3,21 +3,45 @@ plugin, the CUDA compatibility header and NVIDIA's wheels are; the clang-22 comm
 .cu file into unoptimized sm_90 device IR (DESIGN.md, "Verified platform facts"; evaluation.md:
 -O3 with LLVM passes disabled, --cuda-path at an empty folder); and the llc level of each nvopt
 level (cicc runs its O0 code generator at every -Ofast-compile level, research-facts.md)."""
+import functools
 import glob
 import os
+import re
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 # NVOPT_PLUGIN points every tool at another build of the plugin (scripts/same_output.py compares two).
 PLUGIN = os.environ.get("NVOPT_PLUGIN") or os.path.join(ROOT, "target", "release", "libnvopt.so")
 EMPTY_CUDA = os.path.join(ROOT, "build", "empty-cuda")
-LEVELS = ("O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin")
+
+
+@functools.lru_cache(maxsize=None)
+def levels(plugin=None):
+    """nvopt's levels, as the plugin names them: the list is defined once, in the plugin
+    (src/pipeline/mod.rs LEVEL_NAMES), which prints it in its answer to an unknown level."""
+    plugin = plugin or PLUGIN
+    if not os.path.exists(plugin):
+        raise SystemExit(f"nvopt: the plugin {plugin} is not built (run scripts/build.sh)")
+    r = subprocess.run([f"{LLVM_BIN}/opt", f"-load-pass-plugin={plugin}", "-passes=nvopt<?>",
+                        "-disable-output", "/dev/null"], capture_output=True, text=True)
+    m = re.search(r"valid levels are ([\w, ]+)", r.stderr)
+    if not m:
+        raise SystemExit(f"nvopt: could not read the levels from {plugin}:\n{r.stderr}")
+    return tuple(m.group(1).split(", "))
+
+
+def __getattr__(name):
+    """`nvopt_paths.LEVELS`: the plugin's levels (read on first use)."""
+    if name == "LEVELS":
+        return levels()
+    raise AttributeError(name)
 
 
 def llc_opt_level(level):
     """llc's -O flag for an nvopt level: -O0 at O0 and every fast-compile level."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown nvopt level {level!r}; valid: {', '.join(LEVELS)}")
+    if level not in levels():
+        raise ValueError(f"unknown nvopt level {level!r}; valid: {', '.join(levels())}")
     return "-O0" if level.startswith("Ofc") else "-" + level
 
 

@@ -26,11 +26,12 @@ import subprocess
 import sys
 import tempfile
 
+import nvopt_paths
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # $NVOPT_CC: another nvopt-cc (the tests use the built binary).
 DRIVER = os.environ.get("NVOPT_CC") or os.path.join(ROOT, "scripts", "nvopt-cc")
 COMPILERS = ("upstream", "nvopt", "nvcc")
-LEVELS = ("O0", "O1", "O2", "O3", "Ofcmax", "Ofcmid", "Ofcmin")
 STATE_SPACES = {"global", "shared", "local", "param", "const"}
 FIGURES = ("regs", "spill_st", "spill_ld", "stack")
 FACTS = ("generic_ldst", "calls", "bar_sync")
@@ -259,7 +260,7 @@ def main(argv):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir", help="directory searched recursively for .cu files")
     p.add_argument("--arch", default="sm_90")
-    p.add_argument("--level", default="O3", choices=LEVELS)
+    p.add_argument("--level", default="O3", choices=nvopt_paths.levels())
     p.add_argument("--compilers", default=",".join(COMPILERS),
                    help="comma-separated subset of upstream,nvopt,nvcc (default: all)")
     p.add_argument("--cuda-path", help="CUDA installation for clang, or none (default: the "
