@@ -8,6 +8,19 @@
 //! special-register calls; the address passes read the launch bounds for BASR's register
 //! budget and the special registers in address expressions.
 
+/// LLVM's `CallingConv::PTX_Kernel`: a kernel (`define ptx_kernel`) is CC 71 in LLVM 22.
+pub const PTX_KERNEL_CC: u32 = 71;
+
+/// Address spaces of NVPTX (LLVM's `NVPTXAS`): generic pointers may point into any of the others.
+pub mod addrspace {
+    pub const GENERIC: u32 = 0;
+    pub const GLOBAL: u32 = 1;
+    pub const SHARED: u32 = 3;
+    pub const CONST: u32 = 4;
+    pub const LOCAL: u32 = 5;
+    pub const PARAM: u32 = 101;
+}
+
 /// A launch dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dim {

@@ -134,6 +134,9 @@ knob_table! {
     cssa_coalesce: flag("cssa-coalesce", true, "Run nv-cssa in llc's NVPTX pipeline (-O1..-O3, right after CodeGenPrepare): rewrite PHI operands that interfere with their PHI so that PHI elimination's copies coalesce", "nv-cssa in llc"),
     nv_cssa_equal_operand: flag("nv-cssa-equal-operand", true, "nv-cssa: replace an interfering PHI operand by a value that a dominating icmp eq/ne branch proves equal to it on the edge", "nv-cssa equal-operand rewrite"),
     nv_cssa_sink: flag("nv-cssa-sink", true, "nv-cssa: move an interfering PHI operand's definition below the PHI's last read in the incoming block", "nv-cssa sink rewrite"),
+    // --- nv-dbe: dead barrier elimination (research-facts.md "Memory spaces and barriers") ---
+    nv_dbe: flag("nv-dbe", true, "Run nv-dbe in its nv:dbe slot (where nv-feature-flags bit 1 is set, O3 by default): remove __syncthreads() barriers across which no two accesses can conflict", "nv-dbe"),
+    nv_dbe_dataflow: flag("nv-dbe-dataflow", true, "nv-dbe: also remove a barrier whose accesses before and after touch no common memory (address spaces, reads vs writes); off keeps cicc's basic form (one side has no access at all)", "nv-dbe dataflow form"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     nv_disable_instcombine: flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     nv_disable_simplifycfg: flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

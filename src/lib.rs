@@ -8,6 +8,7 @@ pub mod clang_pipeline;
 pub mod coalesce;
 pub mod codegen;
 pub mod cssa;
+pub mod dbe;
 pub mod ffi;
 pub mod gpu;
 pub mod host;

@@ -118,9 +118,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "dbe",
         "nv:opaque-470840 (dead barrier elimination)",
-        "",
+        "nv-dbe",
         "feature-bit-1",
-        "no upstream equivalent",
+        "nvopt's nv-dbe (src/dbe.rs): barriers across which no accesses can conflict",
     ),
     nv(
         "set-global-array-alignment",

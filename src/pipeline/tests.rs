@@ -78,9 +78,9 @@ fn o3_escalates_feature_flags_to_six() {
     assert_eq!(Context::new(Level::O3, Knobs::defaults(), true).feature_flags, 6);
     assert_eq!(Context::new(Level::O2, Knobs::defaults(), true).feature_flags, 0);
     let dbe = |b: &Built| b.slots.iter().find(|s| s.item == "nv:dbe").map(|s| s.status.clone());
-    assert_eq!(dbe(&built(Level::O3, |_| {})), Some(Status::Empty));
+    assert_eq!(dbe(&built(Level::O3, |_| {})), Some(Status::Runs));
     assert_eq!(dbe(&built(Level::O2, |_| {})), Some(Status::Off("feature-bit-1".into())));
-    assert_eq!(dbe(&built(Level::O2, |k| k.set(K::nv_feature_flags, 2))), Some(Status::Empty));
+    assert_eq!(dbe(&built(Level::O2, |k| k.set(K::nv_feature_flags, 2))), Some(Status::Runs));
 }
 
 #[test]
