@@ -94,6 +94,7 @@ knob_table! {
     lsa_opt: flag("lsa-opt", true, "Run the local-memory (LSA) slots; forced off at Ofcmax", "nv:reuse-local-memory, nv:set-local-array-alignment slots"),
     do_ip_msp: flag("do-ip-msp", true, "Run the inter-procedural memory-space propagation slot", "nv:ipmemoryspaceprop slot"),
     nv_barrier_analysis: flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
+    nv_rdc: flag("nv-rdc", false, "Relocatable device code (nvcc -rdc=true; nvopt-cc -rdc=true sets it): keep every function's linkage. Off: whole-program mode, nvcc's default: at O1 and above nv-internalize makes non-kernel device functions internal and deletes unreferenced weak/linkonce device data the host cannot name", "nv:internalize slot and nv-internalize (both off when set)"),
     nv_loop_vectorize: flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
     // --- nv-scev: cicc's getSCEV gating (seed 000, "NVIDIA Simple Mode") ---
     scalar_evolution_complexity_control: flag("scalar-evolution-complexity-control", true, "nv-scev simple mode: gate each getSCEV by failure count and expression size (off: the recursion budget, which kernels bypass)", "nv-scev mode"),

@@ -12,6 +12,7 @@ pub mod dbe;
 pub mod ffi;
 pub mod gpu;
 pub mod host;
+pub mod internalize;
 pub mod ir;
 pub mod knobs;
 pub mod logger;

@@ -23,7 +23,10 @@
 //! already passes `-enable-memcpyopt-without-libcalls` and contracts (`-ffp-contract=fast`);
 //! nvcc's precision for libdevice needs `-mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1` (and
 //! `__CUDA_PREC_DIV=1`, `__CUDA_FTZ=0`), which upstream clang leaves at 0. With those, clang's
-//! PTX equals the driver's (plugin-tests/clang, plugin-tests/cuda).
+//! PTX equals the driver's (plugin-tests/clang, plugin-tests/cuda). A `-fgpu-rdc` build also
+//! needs `-mllvm -nv-rdc` (the driver's `-rdc=true` gives both): nvopt's pipelines compile device
+//! code as a closed world otherwise (src/internalize.rs), and clang's device IR does not say
+//! that it is meant for separate linking.
 //!
 //! Limits: passes LLVM marks required still run after nvopt's pipeline (always-inline,
 //! coroutine lowering, annotation remarks, verifiers, sanitizer instrumentation, the bitcode

@@ -2,7 +2,8 @@
 //! src/shim/ir_facts.cpp, wrapped for the passes written in Rust: instruction facts
 //! (`mayReadOrWriteMemory`, `mayHaveSideEffects`, opcode name), a value's operand text, moving
 //! an instruction after another, the DominatorTree and the OptimizationRemarkEmitter that a C++
-//! pass wrapper obtained and passed on as opaque pointers.
+//! pass wrapper obtained and passed on as opaque pointers (module passes, which have none, emit
+//! remarks about a function itself through [`remark_function`]).
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -67,6 +68,15 @@ extern "C" {
         n_args: usize,
     );
     fn nvopt_remarks_enabled(ore: *mut c_void) -> bool;
+    fn nvopt_remarks_enabled_for(f: LLVMValueRef) -> bool;
+    fn nvopt_remark_function(
+        pass: *const c_char,
+        name: *const c_char,
+        missed: bool,
+        f: LLVMValueRef,
+        args: *const RemarkArg,
+        n_args: usize,
+    );
     fn nvopt_remark(
         ore: *mut c_void,
         pass: *const c_char,
@@ -229,6 +239,28 @@ impl<'a> Remarks<'a> {
                 args.len(),
             )
         }
+    }
+}
+
+/// Whether any remark is enabled in the context of function `f`: module passes, which get no
+/// emitter from their wrapper, build a remark's texts only then.
+pub fn remarks_enabled_for(f: LLVMValueRef) -> bool {
+    // SAFETY: callers pass a live function.
+    unsafe { nvopt_remarks_enabled_for(f) }
+}
+
+/// Emits `OptimizationRemark(pass, name, f) << args...` (`OptimizationRemarkMissed` when
+/// `missed`) about function `f` itself, for module passes.
+pub fn remark_function(
+    pass: &CStr,
+    name: &CStr,
+    missed: bool,
+    f: LLVMValueRef,
+    args: &[RemarkArg],
+) {
+    // SAFETY: a live function definition; pass and name are static; args alive for the call.
+    unsafe {
+        nvopt_remark_function(pass.as_ptr(), name.as_ptr(), missed, f, args.as_ptr(), args.len())
     }
 }
 

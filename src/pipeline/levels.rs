@@ -16,6 +16,11 @@
 //! simplifycfg with bonus threshold B and switch-range-to-icmp (r), hoist-common-insts (h),
 //! sink-common-insts (s), otherwise cicc's printed parameters; `$U` = the level's unroll level.
 //!
+//! Every optimizing level (not O0) starts with `nv:internalize`, nvcc's whole-program mode
+//! (src/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
+//! the slot is not in the reference prints; it must come before the first `globaldce`, the
+//! inliner and the interprocedural passes that need internal linkage. `-nv-rdc` turns it off.
+//!
 //! LLVM 22 spellings of parameters printed by cicc's LLVM 23: gvn `scalar-pre` is `pre`;
 //! `sroa<aggregate-to-vector>` and `loop-rotate<check-exit-count>` do not exist in 22 and are
 //! dropped; NVIDIA's own parameters (`nv:opaque-*`) on upstream passes are dropped (unknown).
@@ -35,6 +40,7 @@ function
 
 /// Tier 0 base pipeline with the Tier 1/2/3 slots of O1, O2 and O3 (nvopt-O{1,2,3}.txt).
 pub const O123: &str = "\
+nv:internalize
 forceattrs
 annotation2metadata
 nv:printf-lowering
@@ -188,6 +194,7 @@ function
 
 /// nvopt<Ofcmax> (nvopt-Ofcmax.txt): no inliner, no SROA, no loop passes.
 pub const OFCMAX: &str = "\
+nv:internalize
 annotation2metadata
 nv:printf-lowering
 nv:lower-ops
@@ -208,6 +215,7 @@ strip-dead-prototypes
 
 /// nvopt<Ofcmid> (nvopt-Ofcmid.txt).
 pub const OFCMID: &str = "\
+nv:internalize
 annotation2metadata
 nv:printf-lowering
 cgscc
@@ -290,6 +298,7 @@ function
 
 /// nvopt<Ofcmin> (nvopt-Ofcmin.txt).
 pub const OFCMIN: &str = "\
+nv:internalize
 annotation2metadata
 nv:printf-lowering
 function

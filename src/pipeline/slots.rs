@@ -1,7 +1,9 @@
 //! What runs in each slot: the NVIDIA-only passes of cicc 13.5's pipelines (identities from
 //! reference/cicc-pipelines/README.md and research-facts.md) with the upstream LLVM 22 pass that
 //! does that job, or none; and the guard knob of each upstream pass kind (seed 001,
-//! "NVVMPassOptions Offset-to-Guard Map").
+//! "NVVMPassOptions Offset-to-Guard Map"). One slot stands for work cicc does before its
+//! printed pipeline: `nv:internalize`, the whole-program internalization of cicc's LNK stage,
+//! first in every optimizing level (src/internalize.rs).
 
 /// An NVIDIA pass slot (`nv:<name>` in the level tables).
 #[derive(Debug)]
@@ -28,6 +30,13 @@ const fn nv(
 }
 
 pub static NV_SLOTS: &[NvSlot] = &[
+    nv(
+        "internalize",
+        "whole-program internalization in cicc's LNK stage (before the printed pipeline)",
+        "nv-internalize",
+        "!nv-rdc",
+        "nvopt's nv-internalize (src/internalize.rs): nvcc's whole-program mode without -rdc",
+    ),
     nv(
         "printf-lowering",
         "nv:opaque-98c148 (nvvm-printf-lowering)",

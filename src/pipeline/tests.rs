@@ -151,3 +151,25 @@ fn slot_report_names_every_slot() {
     assert_eq!(r.lines().count(), b.slots.len() + 1);
     assert!(r.contains("nothing runs: no upstream equivalent"));
 }
+
+#[test]
+fn whole_program_internalization_first_at_optimizing_levels_unless_rdc() {
+    // The first slot after the always-added analyses.
+    let first = |b: &Built| {
+        let s = b.slots.iter().find(|s| !s.item.starts_with("require<")).expect("a pass slot");
+        (s.item.clone(), s.status.clone())
+    };
+    for l in Level::ALL {
+        let b = built(l, |_| {});
+        if l == Level::O0 {
+            assert!(!b.text.contains("nv-internalize") && first(&b).0 != "nv:internalize");
+            continue;
+        }
+        assert_eq!(first(&b), ("nv:internalize".to_string(), Status::Runs), "{l:?}");
+        let after_analyses = b.text.split_once("require<assumptions>),").expect("analyses").1;
+        assert!(after_analyses.starts_with("nv-internalize,"), "{l:?}: {}", b.text);
+        let rdc = built(l, |k| k.set(K::nv_rdc, 1));
+        assert!(!rdc.text.contains("nv-internalize"), "{l:?}");
+        assert_eq!(first(&rdc), ("nv:internalize".to_string(), Status::Off("!nv-rdc".into())));
+    }
+}

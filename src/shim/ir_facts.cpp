@@ -10,7 +10,8 @@
 //     the recursive deletion of what a rewrite left dead;
 //   - DominatorTree: reachability, immediate dominator, dominance of a block by a CFG edge;
 //   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark made of plain
-//     strings and named arguments (`ore::NV`), as the C++ adapters built them.
+//     strings and named arguments (`ore::NV`), as the C++ adapters built them; for module
+//     passes, the same about a function itself, through an emitter made for that function.
 // The DominatorTree and the OptimizationRemarkEmitter come in as opaque pointers from the C++
 // pass wrapper that obtained them. Adapter only.
 #include "ffi.h"
@@ -41,7 +42,7 @@ OptimizationRemarkEmitter &emitter(void *ORE) {
 StringRef str(NvStr S) { return StringRef(S.Ptr, S.Len); }
 
 
-OptimizationRemark &withArgs(OptimizationRemark &R, const NvRemarkArg *Args, size_t NArgs) {
+template <typename RemarkT> RemarkT &withArgs(RemarkT &R, const NvRemarkArg *Args, size_t NArgs) {
   for (size_t K = 0; K < NArgs; ++K) {
     if (Args[K].Key.Len == 0)
       R << str(Args[K].Value);
@@ -119,6 +120,27 @@ extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVM
                              const NvRemarkArg *Args, size_t NArgs) {
   OptimizationRemark R(Pass, Name, unwrap<Instruction>(At));
   emitter(ORE).emit(withArgs(R, Args, NArgs));
+}
+
+// Whether any remark is enabled in F's context (OptimizationRemarkEmitter::enabled), for module
+// passes, which get no emitter from their wrapper.
+extern "C" bool nvopt_remarks_enabled_for(LLVMValueRef F) {
+  return OptimizationRemarkEmitter(unwrap<Function>(F), nullptr).enabled();
+}
+
+// Emits OptimizationRemark (OptimizationRemarkMissed when Missed)(Pass, Name, F) << Args... about
+// function F itself (at its DISubprogram's line), for module passes.
+extern "C" void nvopt_remark_function(const char *Pass, const char *Name, bool Missed,
+                                      LLVMValueRef F, const NvRemarkArg *Args, size_t NArgs) {
+  const Function *Fn = unwrap<Function>(F);
+  OptimizationRemarkEmitter ORE(Fn, nullptr);
+  if (Missed) {
+    OptimizationRemarkMissed R(Pass, Name, Fn);
+    ORE.emit(withArgs(R, Args, NArgs));
+  } else {
+    OptimizationRemark R(Pass, Name, Fn);
+    ORE.emit(withArgs(R, Args, NArgs));
+  }
 }
 
 // The same for a remark about loop L (at its start location, its header as the code region).

@@ -15,6 +15,7 @@ void nvopt_register_addr(PassBuilder &PB);         // addr.cpp
 void nvopt_register_iv_start_widening(PassBuilder &PB); // iv_start_widening.cpp
 void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 void nvopt_register_dbe(PassBuilder &PB);           // dbe.cpp
+void nvopt_register_internalize(PassBuilder &PB);   // internalize.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
 
 namespace {
@@ -58,5 +59,6 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_iv_start_widening(PB);
   nvopt_register_cssa(PB);
   nvopt_register_dbe(PB);
+  nvopt_register_internalize(PB);
   nvopt_register_clang_pipeline(PB);
 }

@@ -127,3 +127,15 @@ template <typename PassT> void nvRegisterFunctionPass(llvm::PassBuilder &PB, llv
         return true;
       });
 }
+
+// Registers a plain new-PM module pass under one name (nv-internalize).
+template <typename PassT> void nvRegisterModulePass(llvm::PassBuilder &PB, llvm::StringRef PassName) {
+  PB.registerPipelineParsingCallback(
+      [PassName](llvm::StringRef Name, llvm::ModulePassManager &MPM,
+                 llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (Name != PassName)
+          return false;
+        MPM.addPass(PassT());
+        return true;
+      });
+}

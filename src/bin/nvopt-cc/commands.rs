@@ -13,7 +13,9 @@
 //! reads) and NVPTX's `-nvptx-prec-divf32`/`-nvptx-prec-sqrtf32`; `-fast-math` becomes clang's
 //! fast-math flags and approximate transcendentals; `-G` is cicc `-g -O0` plus ptxas `-g
 //! --dont-merge-basicblocks --return-at-end`; `-lineinfo` is `.loc` lines only and ptxas
-//! `--generate-line-info`; `-maxrregcount` and `-rdc=true` (`--compile-only`) reach ptxas.
+//! `--generate-line-info`; `-maxrregcount` and `-rdc=true` (`--compile-only`) reach ptxas;
+//! `-rdc=true` is also clang's `-fgpu-rdc` and opt's `-nv-rdc` (nvcc's whole-program mode off:
+//! device functions keep their linkage for the device linker).
 use crate::options::{Debug, Math, Options};
 use crate::target::Target;
 use crate::toolchain::Cuda;
@@ -117,7 +119,8 @@ pub fn reflect_values(m: &Math) -> Vec<String> {
 pub const CLANG_DEVICE_OPT_FLAGS: [&str; 1] = ["-enable-memcpyopt-without-libcalls"];
 
 /// opt: nvopt's pipeline at the level (LLVM's `default<On>` with `--upstream`), clang's device
-/// flags, nvcc's reflect values, the knobs.
+/// flags, nvcc's reflect values, `-nv-rdc` for `-rdc=true` (nvopt's whole-program
+/// internalization off), the knobs.
 pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
     let mut cmd = vec![s(&setup.opt)];
     match &setup.plugin {
@@ -129,6 +132,10 @@ pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
     }
     cmd.extend(CLANG_DEVICE_OPT_FLAGS.map(String::from));
     cmd.extend(reflect_values(&setup.math));
+    if o.rdc && setup.plugin.is_some() {
+        // Relocatable device code: nvopt keeps every linkage (no whole-program internalization).
+        cmd.push("-nv-rdc".into());
+    }
     cmd.extend(o.knobs.iter().cloned());
     if o.verify {
         cmd.push("-verify-each".into());
@@ -332,6 +339,21 @@ mod tests {
             "/n/ptxas -arch=sm_90 -maxrregcount=32 -g --dont-merge-basicblocks --return-at-end \
              --fmad false --compile-only -v -warn-spills a.ptx -o a.cubin"
         );
+    }
+
+    #[test]
+    fn rdc_keeps_linkage_in_nvopt_only() {
+        let o = opts(&["-rdc=true"]);
+        let mut st = setup(Cuda::None, o.math.resolve());
+        let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+        assert!(p.contains("-nvvm-reflect-add=__CUDA_PREC_SQRT=1 -nv-rdc x.bc"), "{p}");
+        let p = shell_join(&opt(&st, &opts(&["-rdc=false"]), "x.bc", Path::new("y.bc")));
+        assert!(!p.contains("-nv-rdc"), "{p}");
+        // LLVM's own pipeline has no such knob (and no internalization to turn off).
+        st.plugin = None;
+        let p =
+            shell_join(&opt(&st, &opts(&["--upstream", "-rdc=true"]), "x.bc", Path::new("y.bc")));
+        assert!(!p.contains("-nv-rdc"), "{p}");
     }
 
     #[test]

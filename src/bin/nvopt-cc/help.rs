@@ -38,8 +38,9 @@ code generation (as nvcc passes them to cicc and ptxas):
                                __CUDA_PREC_DIV and __CUDA_PREC_SQRT (default 0, 1, 1, as nvcc)
   -lineinfo                    line information (.loc) in the PTX; ptxas --generate-line-info
   -G                           full device debug info at -O0; ptxas -g
-  -rdc=BOOL                    relocatable device code: clang -fgpu-rdc, ptxas --compile-only
-                               (nvopt's passes do not read it yet)
+  -rdc=BOOL                    relocatable device code: clang -fgpu-rdc, opt -nv-rdc (device
+                               functions keep their linkage), ptxas --compile-only; default
+                               false: whole-program mode, as nvcc (also --relocatable-device-code)
 
 front end (.cu only):
   -I DIR, -D M[=V], -U M       also --include-path, --define-macro, --undefine-macro

@@ -74,7 +74,7 @@ pub struct Options {
     pub math: MathFlags,
     pub debug: Debug,
     /// `-rdc=true`: clang compiles with `-fgpu-rdc` and ptxas with `--compile-only`, as nvcc
-    /// does; nvopt's passes do not read it yet.
+    /// does, and opt gets `-nv-rdc` (no whole-program internalization, src/internalize.rs).
     pub rdc: bool,
     pub cuda_path: Option<String>,
     pub verbose: bool,
