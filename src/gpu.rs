@@ -8,6 +8,10 @@
 //! special-register calls; the address passes read the launch bounds for BASR's register
 //! budget and the special registers in address expressions.
 
+/// LLVM's `CallingConv::PTX_Kernel`: the calling convention of a kernel (research-facts.md:
+/// kernels are CC 71 in LLVM 22).
+pub const PTX_KERNEL_CC: u32 = 71;
+
 /// A launch dimension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dim {

@@ -78,8 +78,7 @@ use wrap::{BinOp, Bounds, Flags, IvFacts};
 
 pub const PASS: &str = "nv-scev-sources";
 
-/// LLVM's `CallingConv::PTX_Kernel` (research-facts.md: kernels are CC 71 in LLVM 22).
-const PTX_KERNEL_CC: u32 = 71;
+use crate::gpu::PTX_KERNEL_CC;
 
 /// The pass only runs on NVPTX modules; anything else is left untouched.
 pub fn applies_to_triple(triple: &str) -> bool {

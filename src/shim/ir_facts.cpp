@@ -9,8 +9,9 @@
 //   - where a definition ends (getInsertionPointAfterDef), a block's first insertion point, and
 //     the recursive deletion of what a rewrite left dead;
 //   - DominatorTree: reachability, immediate dominator, dominance of a block by a CFG edge;
-//   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark made of plain
-//     strings and named arguments (`ore::NV`), as the C++ adapters built them.
+//   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark (passed or
+//     missed) made of plain strings and named arguments (`ore::NV`), as the C++ adapters built
+//     them.
 // The DominatorTree and the OptimizationRemarkEmitter come in as opaque pointers from the C++
 // pass wrapper that obtained them. Adapter only.
 #include "ffi.h"
@@ -94,10 +95,11 @@ extern "C" bool nvopt_dt_edge_dominates(const void *DT, LLVMBasicBlockRef From,
 // builder checks before building the remark).
 extern "C" bool nvopt_remarks_enabled(void *ORE) { return emitter(ORE).enabled(); }
 
-// Emits OptimizationRemark(Pass, Name, At) << Args..., each Arg a plain string or ore::NV.
-extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVMValueRef At,
-                             const NvRemarkArg *Args, size_t NArgs) {
-  OptimizationRemark R(Pass, Name, unwrap<Instruction>(At));
+namespace {
+template <typename RemarkT>
+void emitRemark(void *ORE, const char *Pass, const char *Name, LLVMValueRef At,
+                const NvRemarkArg *Args, size_t NArgs) {
+  RemarkT R(Pass, Name, unwrap<Instruction>(At));
   for (size_t K = 0; K < NArgs; ++K) {
     if (Args[K].Key.Len == 0)
       R << str(Args[K].Value);
@@ -105,6 +107,19 @@ extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVM
       R << ore::NV(str(Args[K].Key), str(Args[K].Value));
   }
   emitter(ORE).emit(R);
+}
+} // namespace
+
+// Emits OptimizationRemark(Pass, Name, At) << Args..., each Arg a plain string or ore::NV.
+extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVMValueRef At,
+                             const NvRemarkArg *Args, size_t NArgs) {
+  emitRemark<OptimizationRemark>(ORE, Pass, Name, At, Args, NArgs);
+}
+
+// The same as a missed-optimization remark (-pass-remarks-missed=Pass).
+extern "C" void nvopt_remark_missed(void *ORE, const char *Pass, const char *Name,
+                                    LLVMValueRef At, const NvRemarkArg *Args, size_t NArgs) {
+  emitRemark<OptimizationRemarkMissed>(ORE, Pass, Name, At, Args, NArgs);
 }
 
 

@@ -15,6 +15,8 @@ void nvopt_register_addr(PassBuilder &PB);         // addr.cpp
 void nvopt_register_iv_start_widening(PassBuilder &PB); // iv_start_widening.cpp
 void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
+void nvopt_register_local_array_unroll(PassBuilder &PB); // local_array_unroll.cpp
+void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
 
 namespace {
 
@@ -57,4 +59,6 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_iv_start_widening(PB);
   nvopt_register_cssa(PB);
   nvopt_register_clang_pipeline(PB);
+  nvopt_register_local_array_unroll(PB);
+  nvopt_register_inline_advisor(PB);
 }
