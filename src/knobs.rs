@@ -175,6 +175,7 @@ knob_table! {
     nv_o1_inline: flag("nv-o1-inline", true, "Run nv-inline-advisor and cgscc(inline) at O1 too, so that O1 never inlines less than upstream default<O1> (false: cicc's O1, always-inline only)", "O1 inliner slots"),
     // --- nv-local-array-unroll: cicc's local-array unroll rule (src/local_array_unroll) ---
     nv_disable_local_array_unroll: flag("nv-disable-local-array-unroll", false, "Skip the nv-local-array-unroll slot (O2/O3, before the first loop-unroll)", "nv-local-array-unroll"),
+    nv_o1_local_array_unroll: flag("nv-o1-local-array-unroll", false, "At O1 (no loop-unroll slot in cicc 13.5's table) also run nv-local-array-unroll and a loop-unroll that unrolls only the loops it or the user's #pragma unroll marks. Off by default: on the bench it removes every O1 frame but one and raises the registers geomean against nvcc -O1 from 1.00 to 1.06, since nvcc -O1 keeps most of those arrays in local memory", "O1 local-array unroll slots"),
     nv_local_array_unroll_threshold: int("nv-local-array-unroll-threshold", 300, 0, 1_000_000, "nv-local-array-unroll: base size bound of a fully unrolled nest (LLVM's O3 full-unroll threshold, which cicc's unroller multiplies for loops over local arrays)", "nv-local-array-unroll size bound"),
     nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---

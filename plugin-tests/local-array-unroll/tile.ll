@@ -23,6 +23,10 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -S %s | FileCheck %s --check-prefix=PROMOTED
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-disable-local-array-unroll -S %s \
 ; RUN:   | FileCheck %s --check-prefix=UPSTREAM
+; O1 (no unroller in cicc's table) runs the rule only with -nv-o1-local-array-unroll.
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O1>' -S %s | FileCheck %s --check-prefix=UPSTREAM
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O1>' -nv-o1-local-array-unroll -S %s \
+; RUN:   | FileCheck %s --check-prefix=PROMOTED
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -72,10 +72,16 @@
 //! 256-byte frame (upstream's too) disappears: 128 registers against nvcc's 127.
 //!
 //! Where it runs: right before the first `loop-unroll` slot of O2 and O3 (cicc's rule lives in
-//! that unroller). O1 has no unroller (cicc's O1 table), the fast-compile levels are left as
-//! cicc prints them. `opt -passes=nv-local-array-unroll` runs it alone.
+//! that unroller). O1 has no unroller in cicc's table; `-nv-o1-local-array-unroll` adds the
+//! pass there with a `loop-unroll<...;full-unroll-max=0;O1>` that unrolls only the loops it
+//! (or the user's `#pragma unroll`) marks. It is off by default: on the bench at O1 it removes
+//! every frame but one (1056 -> 256 bytes, among them `gemm_regtile`'s 96, which nvcc -O1 and
+//! upstream O1 avoid) but raises the registers geomean against nvcc -O1 from 1.00 to 1.06,
+//! because nvcc -O1 keeps most of those arrays in local memory. The fast-compile levels are
+//! left as cicc prints them. `opt -passes=nv-local-array-unroll` runs it alone.
 //!
 //! Knobs (docs/KNOBS.md): `nv-disable-local-array-unroll` (skip the slot),
+//! `nv-o1-local-array-unroll` (the O1 slots, off),
 //! `nv-local-array-unroll-threshold` (the base threshold cicc multiplies: LLVM's O3 full-unroll
 //! threshold, 300), `nv-local-array-unroll-max-factor` (cicc's cap, 6).
 //!

@@ -24,9 +24,11 @@
 //! dropped; NVIDIA's own parameters (`nv:opaque-*`) on upstream passes are dropped (unknown).
 //! Ofcmid's `bonus-inst-threshold=8` becomes 7: LLVM 22 reads 8 and 9 as -8 and -7 (its
 //! `-print-pipeline-passes` shows the negative value and cannot re-parse it).
-//! One addition to cicc's tables: O1 also runs `cgscc(inline)` (`T1 nv-o1-inline`), because
+//! Additions to cicc's tables: O1 also runs `cgscc(inline)` (`T1 nv-o1-inline`), because
 //! upstream `default<O1>` inlines and nvopt must never inline less than upstream at the same
-//! level; `-nv-o1-inline=false` gives cicc's O1 (always-inline only).
+//! level (`-nv-o1-inline=false` gives cicc's O1, always-inline only); and, only with
+//! `-nv-o1-local-array-unroll`, nv-local-array-unroll with a loop-unroll that unrolls just the
+//! loops it marks (src/local_array_unroll).
 
 /// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
@@ -125,6 +127,8 @@ function
     indvars
     loop-idiom
     loop-deletion
+  nv-local-array-unroll ? T1 nv-o1-local-array-unroll
+  loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;full-unroll-max=0;O1> ? T1 nv-o1-local-array-unroll
   nv-local-array-unroll ? T2
   loop-unroll<$U> ? T2
   @ic

@@ -73,7 +73,8 @@
 //! guarding field in cicc's struct), `nv-cgscc-iterations`, `nv-feature-flags`,
 //! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
 //! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
-//! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`.
+//! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
+//! `nv-o1-local-array-unroll`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!

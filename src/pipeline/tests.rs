@@ -67,7 +67,12 @@ fn o1_o2_o3_differences() {
     assert!(!cicc_o1.contains("nv-inline-advisor"));
     assert!(o2.contains("nv-inline-advisor,cgscc(inline)") && !o2.contains("always-inline"));
     assert!(o2.contains("nv-local-array-unroll,loop-unroll<O2>"));
-    assert!(!o1.contains("nv-local-array-unroll"));
+    assert!(!o1.contains("nv-local-array-unroll") && !o1.contains("loop-unroll"));
+    let o1_unroll = built(Level::O1, |k| k.set(K::nv_o1_local_array_unroll, 1)).text;
+    assert!(o1_unroll.contains(
+        "nv-local-array-unroll,loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;\
+         full-unroll-max=0;O1>"
+    ));
     assert!(
         !o1.contains("loop-unroll")
             && o2.contains("loop-unroll<O2>")
