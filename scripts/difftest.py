@@ -62,8 +62,12 @@ DRIVER_C = os.path.join(HERE, "difftest_driver.c")
 # "skipped: not registered" and join the default run as soon as the plugin has them.
 PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa"]
 # Whole pipelines checked the same way; the second is llc's order around the address passes
-# (IV-start widening, then SLSR, whose rewrite it prepares for, then codegenpreparescev).
-WHOLE_PIPELINES = ["nvopt<O3>", "function(nv-iv-start-widening,slsr,codegenpreparescev)"]
+# (IV-start widening, then SLSR, whose rewrite it prepares for, then codegenpreparescev); the
+# last two are the inlining policy with the inliner it steers and the local-array unroll rule
+# with the unroller and SROA that act on its metadata.
+WHOLE_PIPELINES = ["nvopt<O3>", "function(nv-iv-start-widening,slsr,codegenpreparescev)",
+                   "nv-inline-advisor,cgscc(inline)",
+                   "function(nv-local-array-unroll,loop-unroll<O3>,sroa)"]
 # Follow-ups applied to both sides ("" = none): see the header.
 DEFAULT_THENS = ["", "default<O2>"]
 PREPS = {

@@ -170,6 +170,18 @@ knob_table! {
     nv_disable_lower_args: flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nvptx-lower-args)", "nvptx-lower-args"),
     nv_disable_speculative_execution: flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
     nv_disable_verify: flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
+    // --- nv-inline-advisor: cicc 13.5's inline thresholds (src/inline_policy) ---
+    nv_disable_inline_advisor: flag("nv-disable-inline-advisor", false, "Skip the nv-inline-advisor slot: the inliner then uses LLVM's default threshold (225 x the target's multiplier)", "nv-inline-advisor"),
+    nv_inline_threshold: int("nv-inline-threshold", 225, 0, 1_000_000, "nv-inline-advisor: base inline threshold in cicc's units, before its multiplier (cicc 13.5 nvvm-latest: 225)", "inline thresholds"),
+    nv_inline_threshold_multiplier: int("nv-inline-threshold-multiplier", 29, 1, 1_000, "nv-inline-advisor: cicc's NVPTX inlining threshold multiplier (cicc 13.5 nvvm-latest: 29; LLVM 22's NVPTX TTI has 11, which the advisor divides out)", "inline thresholds"),
+    nv_inline_kernel_bonus: int("nv-inline-kernel-bonus", 5000, 0, 1_000_000, "nv-inline-advisor: added to the base threshold (before the multiplier) for call sites in kernels (cicc 13.5: 5000)", "inline thresholds"),
+    nv_inline_aggregate_arg_bonus: int("nv-inline-aggregate-arg-bonus", 500, 0, 1_000_000, "nv-inline-advisor: added to the base threshold (before the multiplier) per argument that is the address of a caller's private array or struct (cicc 13.5: 500)", "inline thresholds"),
+    nv_o1_inline: flag("nv-o1-inline", true, "Run nv-inline-advisor and cgscc(inline) at O1 too, so that O1 never inlines less than upstream default<O1> (false: cicc's O1, always-inline only)", "O1 inliner slots"),
+    // --- nv-local-array-unroll: cicc's local-array unroll rule (src/local_array_unroll) ---
+    nv_disable_local_array_unroll: flag("nv-disable-local-array-unroll", false, "Skip the nv-local-array-unroll slot (O2/O3, before the first loop-unroll)", "nv-local-array-unroll"),
+    nv_o1_local_array_unroll: flag("nv-o1-local-array-unroll", false, "At O1 (no loop-unroll slot in cicc 13.5's table) also run nv-local-array-unroll and a loop-unroll that unrolls only the loops it or the user's #pragma unroll marks. Off by default: on the bench it removes every O1 frame but one and raises the registers geomean against nvcc -O1 from 1.00 to 1.06, since nvcc -O1 keeps most of those arrays in local memory", "O1 local-array unroll slots"),
+    nv_local_array_unroll_threshold: int("nv-local-array-unroll-threshold", 300, 0, 1_000_000, "nv-local-array-unroll: base size bound of a fully unrolled nest (LLVM's O3 full-unroll threshold, which cicc's unroller multiplies for loops over local arrays)", "nv-local-array-unroll size bound"),
+    nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),

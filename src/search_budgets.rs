@@ -16,6 +16,10 @@ pub const WIDEN_MAX_DEPTH: u32 = 32;
 pub const ACCESS_SCEV_MAX_DEPTH: u32 = 256;
 /// nv-scev-sources: operand depth of the no-wrap proof's walk under an IV increment.
 pub const SOURCES_MAX_OPERAND_DEPTH: u32 = 8;
+/// nv-local-array-unroll (Rust, src/local_array_unroll/adapter.rs): operations walked under a
+/// private array's index to find the loops whose unrolling makes it constant; a deeper index
+/// counts as one no unrolling makes constant (the array is left as it is).
+pub const LOCAL_ARRAY_INDEX_MAX_DEPTH: u32 = 32;
 /// Special-register SCEV terms: nodes of one expression encoded for Rust; the rest of a larger
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;

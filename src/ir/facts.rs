@@ -85,6 +85,14 @@ extern "C" {
         args: *const RemarkArg,
         n_args: usize,
     );
+    fn nvopt_remark_missed(
+        ore: *mut c_void,
+        pass: *const c_char,
+        name: *const c_char,
+        at: LLVMValueRef,
+        args: *const RemarkArg,
+        n_args: usize,
+    );
 }
 
 /// `Instruction::mayReadOrWriteMemory`.
@@ -231,6 +239,21 @@ impl<'a> Remarks<'a> {
         // SAFETY: a live emitter, an instruction of its function, args alive for the call.
         unsafe {
             nvopt_remark(
+                self.raw,
+                pass.as_ptr(),
+                name.as_ptr(),
+                at.as_value_ref(),
+                args.as_ptr(),
+                args.len(),
+            )
+        }
+    }
+
+    /// Emits `OptimizationRemarkMissed(pass, name, at) << args...`.
+    pub fn emit_missed(&self, pass: &CStr, name: &CStr, at: InstructionValue, args: &[RemarkArg]) {
+        // SAFETY: as for emit.
+        unsafe {
+            nvopt_remark_missed(
                 self.raw,
                 pass.as_ptr(),
                 name.as_ptr(),

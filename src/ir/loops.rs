@@ -1,7 +1,9 @@
 //! A function's loops (LLVM's LoopInfo, which the C API lacks), read through the shim
-//! (src/shim/loops.cpp): the loops in preorder, each one's header, and block membership.
+//! (src/shim/loops.cpp): the loops in preorder, each one's header, parent, block membership
+//! and the condition of its only exit, ScalarEvolution's constant (and constant maximum) trip
+//! count, and the loop's `llvm.loop` properties (read, and one added on request).
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-use std::ffi::c_void;
+use std::ffi::{c_void, CStr};
 
 extern "C" {
     fn nvopt_loops_preorder(
@@ -13,6 +15,11 @@ extern "C" {
     fn nvopt_loop_contains(l: *const c_void, bb: LLVMBasicBlockRef) -> bool;
     fn nvopt_loop_for(li: *const c_void, bb: LLVMBasicBlockRef) -> *const c_void;
     fn nvopt_loop_parent(l: *const c_void) -> *const c_void;
+    fn nvopt_loop_constant_trip_count(se: *mut c_void, l: *const c_void) -> u32;
+    fn nvopt_loop_constant_max_trip_count(se: *mut c_void, l: *const c_void) -> u32;
+    fn nvopt_loop_exit_condition(l: *const c_void) -> LLVMValueRef;
+    fn nvopt_loop_has_property(l: *const c_void, name: *const std::ffi::c_char) -> bool;
+    fn nvopt_loop_add_property(l: *const c_void, name: *const std::ffi::c_char);
 }
 
 /// One loop of a LoopInfo the shim handed over; valid while that analysis is.
@@ -46,6 +53,47 @@ impl Loop {
     pub fn contains(self, bb: LLVMBasicBlockRef) -> bool {
         // SAFETY: as for header().
         unsafe { nvopt_loop_contains(self.0, bb) }
+    }
+
+    /// The number of times the header runs when ScalarEvolution computes it as a constant
+    /// (`getSmallConstantTripCount`); `None` when it does not.
+    ///
+    /// # Safety
+    /// `se` is the live `llvm::ScalarEvolution*` of this loop's function.
+    pub unsafe fn constant_trip_count(self, se: *mut c_void) -> Option<u32> {
+        let n = nvopt_loop_constant_trip_count(se, self.0);
+        (n != 0).then_some(n)
+    }
+
+    /// The largest number of times the header can run, when ScalarEvolution bounds it by a
+    /// constant (`getSmallConstantMaxTripCount`); `None` when it does not.
+    ///
+    /// # Safety
+    /// As for [`Loop::constant_trip_count`].
+    pub unsafe fn constant_max_trip_count(self, se: *mut c_void) -> Option<u32> {
+        let n = nvopt_loop_constant_max_trip_count(se, self.0);
+        (n != 0).then_some(n)
+    }
+
+    /// The condition of the loop's only exit (a conditional branch ending its single exiting
+    /// block); `None` for a loop with several exits or another kind of exit.
+    pub fn exit_condition(self) -> Option<LLVMValueRef> {
+        // SAFETY: as for header().
+        let c = unsafe { nvopt_loop_exit_condition(self.0) };
+        (!c.is_null()).then_some(c)
+    }
+
+    /// Whether the loop's `llvm.loop` metadata holds the property `name`
+    /// (`llvm.loop.unroll.disable`, ...).
+    pub fn has_property(self, name: &CStr) -> bool {
+        // SAFETY: as for header(); name is NUL-terminated.
+        unsafe { nvopt_loop_has_property(self.0, name.as_ptr()) }
+    }
+
+    /// Adds the property `!{!"name"}` to the loop's `llvm.loop` metadata, keeping the others.
+    pub fn add_property(self, name: &CStr) {
+        // SAFETY: as for has_property; the loop's latches are live.
+        unsafe { nvopt_loop_add_property(self.0, name.as_ptr()) }
     }
 
     /// Whether `v` is the same on every iteration: not an instruction inside the loop

@@ -9,7 +9,10 @@
 //! facts: right after the inliner has exposed the special-register reads of clang's
 //! `threadIdx`-style accessors, before the loop passes; not at O0 and Ofcmax, which run no
 //! loop optimization and whose llc -O0 runs no LSR; O1-O3 have a second slot right after
-//! `reassociate`, off unless `-special-reassociate-for-threadid`), `nv:<slot>` (slots.rs), the adaptors
+//! `reassociate`, off unless `-special-reassociate-for-threadid`; `nv-inline-advisor`, cicc's
+//! inline thresholds, right before every `cgscc(inline)`, src/inline_policy; and
+//! `nv-local-array-unroll`, cicc's local-array unroll rule, right before the first
+//! `loop-unroll` of O2/O3, src/local_array_unroll), `nv:<slot>` (slots.rs), the adaptors
 //! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).
 //! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
@@ -26,6 +29,11 @@
 //! dropped; NVIDIA's own parameters (`nv:opaque-*`) on upstream passes are dropped (unknown).
 //! Ofcmid's `bonus-inst-threshold=8` becomes 7: LLVM 22 reads 8 and 9 as -8 and -7 (its
 //! `-print-pipeline-passes` shows the negative value and cannot re-parse it).
+//! Additions to cicc's tables: O1 also runs `cgscc(inline)` (`T1 nv-o1-inline`), because
+//! upstream `default<O1>` inlines and nvopt must never inline less than upstream at the same
+//! level (`-nv-o1-inline=false` gives cicc's O1, always-inline only); and, only with
+//! `-nv-o1-local-array-unroll`, nv-local-array-unroll with a loop-unroll that unrolls just the
+//! loops it marks (src/local_array_unroll).
 
 /// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
@@ -89,8 +97,11 @@ nvvm-reflect
 function
   nv:unknown-c0b98e
 globaldce
+nv-inline-advisor ? T2
+nv-inline-advisor ? T1 nv-o1-inline
 cgscc-iter
   inline ? T2
+  inline ? T1 nv-o1-inline
 cgscc
   argpromotion ? T3
 function
@@ -122,6 +133,9 @@ function
     indvars
     loop-idiom
     loop-deletion
+  nv-local-array-unroll ? T1 nv-o1-local-array-unroll
+  loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;full-unroll-max=0;O1> ? T1 nv-o1-local-array-unroll
+  nv-local-array-unroll ? T2
   loop-unroll<$U> ? T2
   @ic
   loop-unroll<no-partial;no-peeling;no-runtime;$U> ? T2
@@ -268,6 +282,7 @@ cgscc
     @ic
 function
   correlated-propagation
+nv-inline-advisor
 cgscc-iter
   inline
   function
@@ -347,6 +362,7 @@ always-inline
 function
   nv-scev-sources
   @ic
+nv-inline-advisor
 cgscc-iter
   inline
   function

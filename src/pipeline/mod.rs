@@ -20,7 +20,9 @@
 //! - **O1/O2/O3** share one table (Tier 0 with Tier 1/2/3 slots). The O-level differences:
 //!   slots tagged `T2` run only at O2/O3 (the seed's `tier!=1`: the early gvn/simplifycfg/
 //!   instcombine block, `cgscc(inline)`, the two `loop-unroll`s, two `constmerge`s; O1 runs
-//!   `always-inline` in the early-inliner slot instead), `T3` only at O3 (`argpromotion`, one
+//!   `always-inline` in the early-inliner slot instead, and, unlike cicc's O1, also
+//!   `cgscc(inline)` unless `-nv-o1-inline=false`, so that it never inlines less than upstream
+//!   `default<O1>`), `T3` only at O3 (`argpromotion`, one
 //!   more `globaldce`); O3 escalates `nv-feature-flags` to 6, whose bit 1 enables the
 //!   dead-barrier-elimination slot; vectorizer parameters (`nv-loop-vectorize`: O1
 //!   `loop-vectorize<interleave-forced-only>`, O2+ full loop-vectorize and slp-vectorizer;
@@ -35,8 +37,11 @@
 //! - **Ofcmin**: late inliner with full unrolling only, `gvn<>` with PRE.
 //! - **O0**: always-inline, mem2reg, lower-constant-intrinsics and the NVVM lowering slots.
 //!
-//! nvopt's own optimizer pass `nv-scev-sources` (src/scev_sources) runs right after the
-//! inliner at O1-O3, Ofcmid and Ofcmin. cicc runs its O0 code generator at every fast-compile
+//! nvopt's own optimizer passes: `nv-scev-sources` (src/scev_sources) runs right after the
+//! inliner at O1-O3, Ofcmid and Ofcmin; `nv-inline-advisor` (src/inline_policy) right before
+//! every `cgscc(inline)`, giving it cicc 13.5's inline thresholds; `nv-local-array-unroll`
+//! (src/local_array_unroll) right before the first `loop-unroll` of O2/O3, cicc's rule that
+//! fully unrolls loops whose unrolling lets SROA put a private array into registers. cicc runs its O0 code generator at every fast-compile
 //! level; that is llc's business (nvopt-cc and `-nv-pipeline` pick `llc -O0` there).
 //!
 //! Example (`opt -load-pass-plugin=libnvopt.so -passes='nvopt<O0>' -print-pipeline-passes`,
@@ -67,7 +72,9 @@
 //! NVVMPassOptions disable flags of seed 001; `opts[N]` in their help is the byte offset of the
 //! guarding field in cicc's struct), `nv-cgscc-iterations`, `nv-feature-flags`,
 //! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
-//! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`.
+//! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
+//! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
+//! `nv-o1-local-array-unroll`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!

@@ -197,6 +197,8 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("speculative-execution", "nv-disable-speculative-execution"),
     ("verify", "nv-disable-verify"),
     ("nv-scev-sources", "nv-disable-scev-sources"),
+    ("nv-local-array-unroll", "nv-disable-local-array-unroll"),
+    ("nv-inline-advisor", "nv-disable-inline-advisor"),
 ];
 
 /// The disable knob guarding an upstream pass text (by the name before `<`).

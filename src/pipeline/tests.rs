@@ -59,8 +59,20 @@ fn parse_element_levels_and_errors() {
 #[test]
 fn o1_o2_o3_differences() {
     let (o1, o2, o3) = (text(Level::O1), text(Level::O2), text(Level::O3));
-    assert!(o1.contains("always-inline") && !o1.contains("cgscc(inline)"));
-    assert!(o2.contains("cgscc(inline)") && !o2.contains("always-inline"));
+    // O1 also inlines (nv-o1-inline, so that it never inlines less than upstream default<O1>);
+    // with the knob off it is cicc's O1, always-inline only.
+    assert!(o1.contains("always-inline") && o1.contains("nv-inline-advisor,cgscc(inline)"));
+    let cicc_o1 = built(Level::O1, |k| k.set(K::nv_o1_inline, 0)).text;
+    assert!(cicc_o1.contains("always-inline") && !cicc_o1.contains("cgscc(inline)"));
+    assert!(!cicc_o1.contains("nv-inline-advisor"));
+    assert!(o2.contains("nv-inline-advisor,cgscc(inline)") && !o2.contains("always-inline"));
+    assert!(o2.contains("nv-local-array-unroll,loop-unroll<O2>"));
+    assert!(!o1.contains("nv-local-array-unroll") && !o1.contains("loop-unroll"));
+    let o1_unroll = built(Level::O1, |k| k.set(K::nv_o1_local_array_unroll, 1)).text;
+    assert!(o1_unroll.contains(
+        "nv-local-array-unroll,loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;\
+         full-unroll-max=0;O1>"
+    ));
     assert!(
         !o1.contains("loop-unroll")
             && o2.contains("loop-unroll<O2>")

@@ -9,7 +9,7 @@
 //   - where a definition ends (getInsertionPointAfterDef), a block's first insertion point, and
 //     the recursive deletion of what a rewrite left dead;
 //   - DominatorTree: reachability, immediate dominator, dominance of a block by a CFG edge;
-//   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark made of plain
+//   - OptimizationRemarkEmitter: whether any remark is enabled, and one remark (passed or missed) made of plain
 //     strings and named arguments (`ore::NV`), as the C++ adapters built them; for module
 //     passes, the same about a function itself, through an emitter made for that function.
 // The DominatorTree and the OptimizationRemarkEmitter come in as opaque pointers from the C++
@@ -122,6 +122,13 @@ extern "C" void nvopt_remark(void *ORE, const char *Pass, const char *Name, LLVM
   emitter(ORE).emit(withArgs(R, Args, NArgs));
 }
 
+// The same as a missed-optimization remark (-pass-remarks-missed=Pass).
+extern "C" void nvopt_remark_missed(void *ORE, const char *Pass, const char *Name,
+                                    LLVMValueRef At, const NvRemarkArg *Args, size_t NArgs) {
+  OptimizationRemarkMissed R(Pass, Name, unwrap<Instruction>(At));
+  emitter(ORE).emit(withArgs(R, Args, NArgs));
+}
+
 // Whether any remark is enabled in F's context (OptimizationRemarkEmitter::enabled), for module
 // passes, which get no emitter from their wrapper.
 extern "C" bool nvopt_remarks_enabled_for(LLVMValueRef F) {
@@ -150,7 +157,6 @@ extern "C" void nvopt_remark_loop(void *ORE, const char *Pass, const char *Name,
   OptimizationRemark R(Pass, Name, Lp.getStartLoc(), Lp.getHeader());
   emitter(ORE).emit(withArgs(R, Args, NArgs));
 }
-
 
 // The instruction before which code using I's result can go (Instruction::
 // getInsertionPointAfterDef), or null where there is none (a catchswitch block). *BeforeRecords

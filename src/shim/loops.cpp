@@ -1,8 +1,14 @@
 // LoopInfo for the passes written in Rust (src/ir/loops.rs): LLVM's C API has no loop analysis,
 // so Rust asks the shim for a function's loops in preorder, a loop's header and whether a block
-// belongs to a loop. Facts only: nothing here decides.
+// belongs to a loop, the innermost loop of a block, a loop's parent and the condition of its only exit; ScalarEvolution's constant
+// trip count and constant maximum trip count of a loop; and the loop's
+// `llvm.loop` properties (whether one is set; adding a string property, an edit Rust asks for).
+// Facts and edits only: nothing here decides.
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/BasicBlock.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm-c/Types.h"
 
 using namespace llvm;
@@ -34,3 +40,37 @@ extern "C" const void *nvopt_loop_for(const void *LI, LLVMBasicBlockRef BB) {
 
 // The loop L is nested in, or null for an outermost loop.
 extern "C" const void *nvopt_loop_parent(const void *L) { return loop(L).getParentLoop(); }
+
+// The exact number of times the loop header runs when ScalarEvolution computes it as a constant
+// (ScalarEvolution::getSmallConstantTripCount); 0 when it does not.
+extern "C" unsigned nvopt_loop_constant_trip_count(void *SE, const void *L) {
+  return static_cast<ScalarEvolution *>(SE)->getSmallConstantTripCount(&loop(L));
+}
+
+// The largest number of times the header can run, when ScalarEvolution bounds it by a constant
+// (getSmallConstantMaxTripCount); 0 when it does not.
+extern "C" unsigned nvopt_loop_constant_max_trip_count(void *SE, const void *L) {
+  return static_cast<ScalarEvolution *>(SE)->getSmallConstantMaxTripCount(&loop(L));
+}
+
+// The condition of the loop's only exit: the conditional branch ending its single exiting
+// block; null when the loop has several exiting blocks or another kind of exit.
+extern "C" LLVMValueRef nvopt_loop_exit_condition(const void *L) {
+  BasicBlock *Exiting = loop(L).getExitingBlock();
+  auto *Br = Exiting ? dyn_cast<BranchInst>(Exiting->getTerminator()) : nullptr;
+  return Br && Br->isConditional() ? wrap(Br->getCondition()) : nullptr;
+}
+
+// Whether the loop's `llvm.loop` metadata holds the property Name (findOptionMDForLoop).
+extern "C" bool nvopt_loop_has_property(const void *L, const char *Name) {
+  return findOptionMDForLoop(&loop(L), Name) != nullptr;
+}
+
+// Adds the property `!{!"Name"}` to the loop's `llvm.loop` metadata, keeping what is there
+// (a new distinct, self-referential loop ID set on every latch: Loop::setLoopID).
+extern "C" void nvopt_loop_add_property(const void *L, const char *Name) {
+  Loop &Lp = const_cast<Loop &>(loop(L));
+  LLVMContext &Ctx = Lp.getHeader()->getContext();
+  MDNode *Prop = MDNode::get(Ctx, MDString::get(Ctx, Name));
+  Lp.setLoopID(makePostTransformationMetadata(Ctx, Lp.getLoopID(), {}, {Prop}));
+}
