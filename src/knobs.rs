@@ -182,6 +182,8 @@ knob_table! {
     nv_o1_local_array_unroll: flag("nv-o1-local-array-unroll", false, "At O1 (no loop-unroll slot in cicc 13.5's table) also run nv-local-array-unroll and a loop-unroll that unrolls only the loops it or the user's #pragma unroll marks. Off by default: on the bench it removes every O1 frame but one and raises the registers geomean against nvcc -O1 from 1.00 to 1.06, since nvcc -O1 keeps most of those arrays in local memory", "O1 local-array unroll slots"),
     nv_local_array_unroll_threshold: int("nv-local-array-unroll-threshold", 300, 0, 1_000_000, "nv-local-array-unroll: base size bound of a fully unrolled nest (LLVM's O3 full-unroll threshold, which cicc's unroller multiplies for loops over local arrays)", "nv-local-array-unroll size bound"),
     nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
+    // --- register pressure (src/pressure) ---
+    nv_maxreg: int("nv-maxreg", 0, 0, 255, "Register target per thread, as nvcc's -maxrregcount (nvopt-cc -maxrregcount N sets it and caps ptxas too); 0: from a kernel's launch bounds, else 64", "the register target of nv-remat, the IV rewriting and BASR"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),

@@ -20,6 +20,7 @@ pub mod local_array_unroll;
 pub mod logger;
 pub mod lsr_gate;
 pub mod pipeline;
+pub mod pressure;
 mod readme;
 pub mod scev;
 pub mod scev_node;

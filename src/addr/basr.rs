@@ -60,12 +60,10 @@
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
 use super::group::Record;
-use super::ranges_budget::register_budget;
 use crate::gpu::LaunchBounds;
+use crate::pressure::target::{register_budget, REGISTER_FILE};
 use std::collections::HashMap;
 
-/// Registers per SM on every architecture nvopt targets (sm_70..sm_100).
-pub const REGISTER_FILE: u64 = 65536;
 /// A base "tiny" enough that sharing it buys nothing: at most this many SCEV nodes
 /// (`{%p,+,4}` has 3).
 const TINY_BASE_NODES: u32 = 3;

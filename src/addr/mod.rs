@@ -30,7 +30,7 @@
 //! - [`group`]: records by base and address space, dominance from DFS numbers,
 //!   `scev-cgp-norm` (rebase a group with negative offsets on its smallest offset).
 //! - [`basr`]: Base Address Strength Reduction: bases of one loop that differ by a cheap
-//!   invariant share one base, within the register budget of [`ranges_budget`].
+//!   invariant share one base, within the register budget of [`crate::pressure::target`].
 //! - [`cbe`]: Common Base Elimination, function level then per block: accesses off one base
 //!   become `anchor + constant`.
 //! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR (a separate pass,
@@ -106,7 +106,6 @@ pub mod expr;
 pub mod group;
 pub mod narrow;
 pub mod pass;
-pub mod ranges_budget;
 pub mod record;
 pub mod scev;
 pub mod session;
