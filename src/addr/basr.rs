@@ -20,7 +20,12 @@
 //! moved are deleted with their updates when nothing else uses them. One more rule of nvopt's,
 //! which the spec does not give: a shared base is built only when the loop instructions its
 //! accesses stop computing outnumber the adds it costs per iteration (after LLVM's LSR most
-//! loops already address `invariant + iv`, and sharing then only moves instructions around).
+//! loops already address `invariant + iv`, and sharing then only moves instructions around),
+//! or when the loop's register pressure (src/pressure) exceeds the register target
+//! (src/pressure/target.rs: `-nv-maxreg`, launch bounds, else 64) and the class frees registers
+//! ([`register_gain`]): many pointer IVs of one stride class (`p_k += s`, each loaded directly)
+//! cost one add each either way, but sharing leaves one pointer carried around the loop instead
+//! of one per member (plugin-tests/addr/basr-pressure.ll).
 //!
 //! Example (plugin-tests/addr/basr.ll, `nv-basr` at the default level 4): three rows `y`,
 //! `y+1`, `y+2` of a pitch-`w` float array, two columns each, read in a loop over `x`; the
@@ -88,11 +93,13 @@ pub struct Config {
     pub idom_limit: u32,
 }
 
-/// A loop: its parent (-1: outermost) and how many PHIs its header has.
+/// A loop: its parent (-1: outermost), how many PHIs its header has, and whether its register
+/// pressure (src/pressure) exceeds the function's register target.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoopFacts {
     pub parent: i32,
     pub phis: u32,
+    pub over_target: bool,
 }
 
 /// A distinct base: the loop whose affine recurrence it is (-1: none), its SCEV node count,
@@ -127,6 +134,8 @@ pub struct Class {
     pub members: Vec<usize>,
     pub from: Vec<usize>,
     pub phi: bool,
+    /// Registers the class frees across its loop ([`register_gain`]).
+    pub reg_gain: i64,
 }
 
 /// What BASR decided for a function, and why it stopped (for `dump-base-address-strength-reduce`).
@@ -253,6 +262,7 @@ fn classes(
                     members: vec![l, b],
                     from: Vec::new(),
                     phi: false,
+                    reg_gain: 0,
                 }),
             }
         }
@@ -261,6 +271,7 @@ fn classes(
         pairs.iter().map(|q| ((q.a, q.b), q)).collect();
     for c in &mut out {
         c.from = links(cfg, p, bases, &by_ends, &c.members);
+        c.reg_gain = register_gain(bases, &by_ends, c);
     }
     out.sort_by_key(|c| std::cmp::Reverse(c.members.len()));
     out
@@ -300,6 +311,29 @@ fn links(
     from
 }
 
+/// Registers a class frees across its loop, estimated: each member besides the leader stops
+/// being carried around the loop (its header PHI, a pointer, 2 registers; otherwise the index
+/// IV behind it, counted as one 32-bit register), and the class adds one 64-bit register per
+/// distinct difference it builds members on, plus its new PHI where the leader has none.
+pub fn register_gain(
+    bases: &[BaseFacts],
+    pairs: &HashMap<(usize, usize), &PairFacts>,
+    c: &Class,
+) -> i64 {
+    let freed: i64 = c.members[1..].iter().map(|&m| if bases[m].has_phi { 2 } else { 1 }).sum();
+    let mut diffs: Vec<u32> = c
+        .members
+        .iter()
+        .zip(&c.from)
+        .skip(1)
+        .map(|(&m, &f)| pairs.get(&(f.min(m), f.max(m))).map_or(u32::MAX - m as u32, |q| q.diff))
+        .collect();
+    diffs.sort_unstable();
+    diffs.dedup();
+    let new_phi = if bases[c.leader].has_phi { 0 } else { REGS_PER_BASE as i64 };
+    freed - REGS_PER_BASE as i64 * diffs.len() as i64 - new_phi
+}
+
 /// An access BASR moves onto its class's shared base.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Move {
@@ -317,11 +351,14 @@ pub fn moves_for<'a>(
 
 /// Keeps the classes that pay: the loop instructions their moved accesses stop computing
 /// (`loop_cost`) outnumber the ones they add per iteration (one add per member base besides the
-/// leader, one for a new PHI's update). Returns the plan and its moves.
+/// leader, one for a new PHI's update); or, in a loop whose register pressure exceeds the
+/// target, the class frees registers ([`register_gain`] > 0): there registers, not instructions,
+/// decide. Returns the plan and its moves.
 pub fn paying(
     mut plan: Plan,
     moves: impl Fn(&Plan) -> Vec<Move>,
     records: &[Record],
+    loops: &[LoopFacts],
 ) -> (Plan, Vec<Move>) {
     let all = moves(&plan);
     let saved = |ci: usize| {
@@ -334,7 +371,10 @@ pub fn paying(
         .classes
         .iter()
         .enumerate()
-        .map(|(ci, c)| saved(ci) > c.members.len() - 1 + c.phi as usize)
+        .map(|(ci, c)| {
+            saved(ci) > c.members.len() - 1 + c.phi as usize
+                || (loops[c.loop_id as usize].over_target && c.reg_gain > 0)
+        })
         .collect();
     if keep.iter().all(|k| *k) {
         return (plan, all);
@@ -416,14 +456,14 @@ mod tests {
     fn none() -> LaunchBounds {
         LaunchBounds { maxntid: None, reqntid: None, minctasm: None }
     }
-    const ONE_LOOP: [LoopFacts; 1] = [LoopFacts { parent: -1, phis: 2 }];
+    const ONE_LOOP: [LoopFacts; 1] = [LoopFacts { parent: -1, phis: 2, over_target: false }];
 
     #[test]
     fn loop_phis_sum_along_nests() {
         let loops = [
-            LoopFacts { parent: -1, phis: 2 },
-            LoopFacts { parent: 0, phis: 3 },
-            LoopFacts { parent: -1, phis: 4 },
+            LoopFacts { parent: -1, phis: 2, over_target: false },
+            LoopFacts { parent: 0, phis: 3, over_target: false },
+            LoopFacts { parent: -1, phis: 4, over_target: false },
         ];
         assert_eq!(loop_phis(&loops), 5);
         assert_eq!(loop_phis(&[]), 0);
@@ -448,10 +488,38 @@ mod tests {
                 leader: 0,
                 members: vec![0, 1, 2],
                 from: vec![0, 0, 1],
-                phi: true
+                phi: true,
+                // Two index IVs freed (1 each), two distinct differences and a new PHI (2 each).
+                reg_gain: -4,
             }]
         );
         assert_eq!((plan.budget, plan.loop_phis), (255, 2));
+    }
+
+    #[test]
+    fn evenly_spaced_pointer_ivs_free_registers() {
+        // Four pointer IVs (header PHIs) chained on one difference: three PHIs freed (2 each),
+        // one 64-bit difference; no new PHI (the leader has one).
+        let bases = [BaseFacts { has_phi: true, ..base(9) }; 4];
+        let same = |a, b| PairFacts { diff: 7, ..pair(a, b, 3) };
+        let pairs = [same(0, 1), same(1, 2), same(2, 3)];
+        let by_ends: HashMap<(usize, usize), &PairFacts> =
+            pairs.iter().map(|q| ((q.a, q.b), q)).collect();
+        let c = Class {
+            loop_id: 0,
+            leader: 0,
+            members: vec![0, 1, 2, 3],
+            from: vec![0, 0, 1, 2],
+            phi: false,
+            reg_gain: 0,
+        };
+        assert_eq!(register_gain(&bases, &by_ends, &c), 6 - 2);
+        // Each member on its own difference: nothing gained.
+        let own = [pair(0, 1, 3), pair(0, 2, 3), pair(0, 3, 3)];
+        let by_ends: HashMap<(usize, usize), &PairFacts> =
+            own.iter().map(|q| ((q.a, q.b), q)).collect();
+        let star = Class { from: vec![0, 0, 0, 0], ..c };
+        assert_eq!(register_gain(&bases, &by_ends, &star), 0);
     }
 
     #[test]
@@ -474,7 +542,7 @@ mod tests {
             assert!(plan(&CFG, 9, &none(), &ONE_LOOP, &bases, &pairs).classes.is_empty(), "{why}");
         }
         let big = [base(20), base(20)];
-        let crowded = [LoopFacts { parent: -1, phis: 40 }];
+        let crowded = [LoopFacts { parent: -1, phis: 40, over_target: false }];
         assert!(
             plan(&CFG, 9, &none(), &crowded, &big, &[pair(0, 1, 9)]).classes.is_empty(),
             "max-iv <= P"
@@ -551,7 +619,10 @@ mod tests {
             BaseFacts { loop_id: 1, ..base(9) },
             BaseFacts { loop_id: 1, ..base(9) },
         ];
-        let loops = [LoopFacts { parent: -1, phis: 60 }, LoopFacts { parent: -1, phis: 60 }];
+        let loops = [
+            LoopFacts { parent: -1, phis: 60, over_target: false },
+            LoopFacts { parent: -1, phis: 60, over_target: false },
+        ];
         let pairs = [pair(0, 1, 3), pair(2, 3, 3)];
         // 1024 threads: 64 registers, 60 PHIs: headroom for two bases.
         let tight = LaunchBounds { maxntid: Some(vec![1024]), ..none() };
@@ -561,7 +632,10 @@ mod tests {
         let p = plan(&CFG, 9, &tighter, &loops, &bases, &pairs);
         assert!(p.classes.is_empty());
         assert_eq!(p.note, "register budget below the loop-header PHIs");
-        let phis61 = [LoopFacts { parent: -1, phis: 61 }, LoopFacts { parent: -1, phis: 61 }];
+        let phis61 = [
+            LoopFacts { parent: -1, phis: 61, over_target: false },
+            LoopFacts { parent: -1, phis: 61, over_target: false },
+        ];
         assert_eq!(
             plan(&CFG, 9, &tight, &phis61, &bases, &pairs).classes.len(),
             1,
@@ -583,7 +657,10 @@ mod tests {
             loop_id,
             loop_cost: 2,
         };
-        let loops = [LoopFacts { parent: -1, phis: 1 }, LoopFacts { parent: 0, phis: 1 }];
+        let loops = [
+            LoopFacts { parent: -1, phis: 1, over_target: false },
+            LoopFacts { parent: 0, phis: 1, over_target: false },
+        ];
         let p = Plan {
             classes: vec![Class {
                 loop_id: 0,
@@ -591,6 +668,7 @@ mod tests {
                 members: vec![0, 1],
                 from: vec![0, 0],
                 phi: true,
+                reg_gain: 0,
             }],
             ..Plan::default()
         };
@@ -639,7 +717,7 @@ mod tests {
             loop_id: 0,
             loop_cost,
         };
-        let loops = [LoopFacts { parent: -1, phis: 1 }];
+        let loops = [LoopFacts { parent: -1, phis: 1, over_target: false }];
         let p = || Plan {
             classes: vec![Class {
                 loop_id: 0,
@@ -647,23 +725,32 @@ mod tests {
                 members: vec![0, 1, 2],
                 from: vec![0, 1, 2],
                 phi: true,
+                reg_gain: 1,
             }],
             ..Plan::default()
         };
         // Already `invariant + iv` (one add each): 3 saved, 2 member adds + 1 PHI update: no.
         let cheap = [rec(0, 1), rec(1, 1), rec(2, 1)];
-        let (plan, moved) = paying(p(), moves_for(&cheap, &loops), &cheap);
+        let (plan, moved) = paying(p(), moves_for(&cheap, &loops), &cheap, &loops);
         assert!(plan.classes.is_empty() && moved.is_empty());
         assert_eq!(plan.note, "no shared base saves loop instructions");
         let dear = [rec(0, 2), rec(1, 2), rec(2, 2)];
-        let (plan, moved) = paying(p(), moves_for(&dear, &loops), &dear);
+        let (plan, moved) = paying(p(), moves_for(&dear, &loops), &dear, &loops);
         assert_eq!((plan.classes.len(), moved.len()), (1, 3));
+        // Over the register target the same cheap class pays for the register it frees.
+        let hot = [LoopFacts { over_target: true, ..loops[0] }];
+        let (plan, moved) = paying(p(), moves_for(&cheap, &hot), &cheap, &hot);
+        assert_eq!((plan.classes.len(), moved.len()), (1, 3));
+        let mut lossy = p();
+        lossy.classes[0].reg_gain = 0;
+        let (plan, _) = paying(lossy, moves_for(&cheap, &hot), &cheap, &hot);
+        assert!(plan.classes.is_empty());
     }
 
     #[test]
     fn an_existing_phi_costs_nothing_and_is_not_rebuilt() {
         let bases = [BaseFacts { has_phi: true, ..base(9) }, base(9)];
-        let full = [LoopFacts { parent: -1, phis: 255 }];
+        let full = [LoopFacts { parent: -1, phis: 255, over_target: false }];
         let p = plan(&CFG, 9, &none(), &full, &bases, &[pair(0, 1, 3)]);
         assert_eq!(p.classes.len(), 1);
         assert!(!p.classes[0].phi);

@@ -33,6 +33,7 @@ use crate::ir::facts::{self, DomTree, RemarkArg, Remarks};
 use crate::ir::loops::{self, Loop};
 use crate::ir::{self};
 use crate::knobs::Knobs;
+use crate::pressure;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AnyValue, InstructionValue};
 use llvm_sys::core::*;
@@ -219,10 +220,23 @@ impl Records {
         r.space = unsafe { LLVMGetPointerAddressSpace(LLVMTypeOf(u.ptr)) };
         let next = self.value_ids.len() as u32;
         r.value = *self.value_ids.entry(u.ptr).or_insert(next);
-        r.value_uses = ir::uses(u.ptr).count() as u32;
+        r.value_uses = uses_besides_own_update(u.ptr);
         self.uses.push(u);
         self.out.push(r);
     }
+}
+
+/// The uses of a pointer, not counting a PHI's own update (`%p.next = gep %p, %s` used by `%p`
+/// alone): that update dies with the PHI once its other uses move, so it does not keep the
+/// pointer IV alive.
+fn uses_besides_own_update(v: LLVMValueRef) -> u32 {
+    let own_update = |user: LLVMValueRef| {
+        ir::is(v, LLVMOpcode::LLVMPHI)
+            && ir::is(user, LLVMOpcode::LLVMGetElementPtr)
+            && ir::raw_operand(user, 0) == v
+            && ir::users(user).all(|w| w == v)
+    };
+    ir::users(v).filter(|&user| !own_update(user)).count() as u32
 }
 
 fn is_pointer(v: LLVMValueRef) -> bool {
@@ -395,13 +409,16 @@ fn run_basr(f: LLVMValueRef, a: Analyses, session: &Session, edits: &mut Edits) 
     let mut w = walk(a, session);
     let mut r = Records::new(a);
     r.collect(f, &mut w, false);
+    let over = loops_over_target(f, &r.loops);
     let loop_facts: Vec<NvLoop> = r
         .loops
         .iter()
-        .map(|&l| NvLoop {
+        .zip(over)
+        .map(|(&l, over_target)| NvLoop {
             parent: r.loop_id(l.parent()),
             phis: header_phis(l),
             header: r.blocks.get(&l.header()).copied().unwrap_or(0),
+            over_target,
         })
         .collect();
     let mut bases = Vec::new();
@@ -421,6 +438,33 @@ fn run_basr(f: LLVMValueRef, a: Analyses, session: &Session, edits: &mut Edits) 
     let pairs = w.scev.pairs(&r.bases, &base_loops, &r.loops, basr::PAIRED_BASES_PER_LOOP);
     let plan = session.basr(&r.out, &loop_facts, &bases, &pairs);
     apply_basr(&r, &mut w, &plan, &existing, edits, a)
+}
+
+/// Per loop, whether its register pressure (src/pressure: the largest number of registers live
+/// at once in its blocks) exceeds the function's register target.
+fn loops_over_target(f: LLVMValueRef, loops: &[Loop]) -> Vec<bool> {
+    if loops.is_empty() {
+        return Vec::new();
+    }
+    // SAFETY: f is the live function being run.
+    let func = unsafe { ir::function(f) };
+    let target = pressure::target::for_function(func, &Knobs::current());
+    let numbered = pressure::ir::graph(func);
+    let est = pressure::estimate(&numbered.graph);
+    loops
+        .iter()
+        .map(|l| {
+            let blocks = (0..numbered.blocks.len()).filter(|&b| l.contains(numbered.blocks[b]));
+            let peak = est.max_in(blocks);
+            log::debug!(
+                "basr: {}: loop pressure {peak}, target {} ({})",
+                ir::name(f),
+                target.regs,
+                target.source.describe()
+            );
+            peak > target.regs
+        })
+        .collect()
 }
 
 /// The header PHIs of a loop that hold a value (i1 PHIs become predicates, not registers).

@@ -63,6 +63,8 @@ pub struct NvLoop {
     pub phis: u32,
     /// The header's block number (as in [`NvRecord::block`]).
     pub header: u32,
+    /// Whether the loop's register pressure exceeds the function's target.
+    pub over_target: bool,
 }
 /// A base as BASR sees it (see [`BaseFacts`]).
 pub struct NvBase {
@@ -195,8 +197,10 @@ impl Session {
         let s = self;
         let records: Vec<Record> = recs.iter().map(Record::from).collect();
         let headers: Vec<u32> = loops.iter().map(|l| l.header).collect();
-        let loops: Vec<LoopFacts> =
-            loops.iter().map(|l| LoopFacts { parent: l.parent, phis: l.phis }).collect();
+        let loops: Vec<LoopFacts> = loops
+            .iter()
+            .map(|l| LoopFacts { parent: l.parent, phis: l.phis, over_target: l.over_target })
+            .collect();
         let bases: Vec<BaseFacts> = bases
             .iter()
             .map(|b| BaseFacts {
@@ -218,7 +222,7 @@ impl Session {
             .collect();
         let accesses = records.iter().filter(|r| r.access).count();
         let plan = basr::plan(&s.settings.basr, accesses, &s.bounds, &loops, &bases, &pairs);
-        let (plan, moves) = basr::paying(plan, basr::moves_for(&records, &loops), &records);
+        let (plan, moves) = basr::paying(plan, basr::moves_for(&records, &loops), &records, &loops);
         let mut out = BasrPlan::default();
         for (ci, c) in plan.classes.iter().enumerate() {
             let offsets = moves.iter().filter(|m| m.class == ci).map(|m| records[m.record].offset);
@@ -254,6 +258,12 @@ impl Session {
             eprint!("{}", dump_basr(&s.name, &plan, &out.classes, &out.members, &out.moves));
         }
         crate::stats::add("codegenpreparescev", "BASR shared bases", out.classes.len() as u64);
+        let hot = plan.classes.iter().filter(|c| loops[c.loop_id as usize].over_target).count();
+        crate::stats::add(
+            "codegenpreparescev",
+            "BASR shared bases in loops over the register target",
+            hot as u64,
+        );
         crate::stats::add("codegenpreparescev", "BASR moved accesses", out.moves.len() as u64);
         out
     }

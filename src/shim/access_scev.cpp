@@ -22,6 +22,9 @@ namespace nvopt {
 
 const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
   const SCEV *Plain = NV.getSCEV(Ptr);
+  if (auto *P = dyn_cast<PHINode>(Ptr); P && Depth <= searchBudgets().AccessScevMaxDepth)
+    if (const SCEV *R = pointerRecurrence(P, Plain, Depth))
+      return R;
   auto *G = dyn_cast<GetElementPtrInst>(Ptr);
   if (!G || Depth > searchBudgets().AccessScevMaxDepth || !G->getType()->isPointerTy())
     return Plain;
@@ -44,6 +47,23 @@ const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
     Off = SE.getAddExpr(Off, SE.getMulExpr(SE.getSizeOfExpr(IntTy, Elt), Idx));
   }
   return SE.getAddExpr(address(G->getPointerOperand(), Depth + 1), Off);
+}
+
+// A pointer IV `phi [start, preheader], [phi + d, latch]` that ScalarEvolution writes as the
+// affine {S,+,d}: {address(start),+,d}. Exact where the PHI is dereferenced: a poison start
+// makes every value of the PHI poison, so the access that runs proves the start's nsw
+// arithmetic did not wrap, as for a GEP's own indices. Null for other PHIs.
+const SCEV *AccessScev::pointerRecurrence(PHINode *P, const SCEV *Plain, unsigned Depth) {
+  auto *AR = dyn_cast<SCEVAddRecExpr>(Plain);
+  if (!AR || !AR->isAffine() || AR->getLoop()->getHeader() != P->getParent())
+    return nullptr;
+  BasicBlock *Pre = AR->getLoop()->getLoopPreheader();
+  if (!Pre || P->getBasicBlockIndex(Pre) < 0)
+    return nullptr;
+  const SCEV *Start = address(P->getIncomingValueForBlock(Pre), Depth + 1);
+  if (Start == AR->getStart() || Start->getType() != AR->getStart()->getType())
+    return nullptr;
+  return SE.getAddRecExpr(Start, AR->getStepRecurrence(SE), AR->getLoop(), SCEV::FlagAnyWrap);
 }
 
 const SCEV *AccessScev::index(Value *Idx, unsigned Depth) {

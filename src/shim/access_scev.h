@@ -32,7 +32,8 @@ public:
   AccessScev(NVScev &NV, bool AssumeNsw) : NV(NV), SE(NV.SE), AssumeNsw(AssumeNsw) {}
 
   // The address of a load or store: a GEP's indices that are `sext`/`zext nneg` of narrower
-  // integers are rebuilt from the nsw operations under them. Anything else is nv-scev's
+  // integers are rebuilt from the nsw operations under them, and so is the start of a pointer
+  // IV the access dereferences. Anything else is nv-scev's
   // expression. Only valid for a pointer a load or store dereferences (see the .cpp).
   const llvm::SCEV *address(llvm::Value *Ptr, unsigned Depth = 0);
 
@@ -43,6 +44,7 @@ private:
   // extended()'s answers (any depth's answer is exact, so the first one is kept).
   llvm::DenseMap<std::pair<llvm::Value *, llvm::Type *>, const llvm::SCEV *> Extended;
 
+  const llvm::SCEV *pointerRecurrence(llvm::PHINode *P, const llvm::SCEV *Plain, unsigned Depth);
   const llvm::SCEV *index(llvm::Value *Idx, unsigned Depth);
   const llvm::SCEV *extended(llvm::Value *V, llvm::Type *Wide, unsigned Depth);
   const llvm::SCEV *distribute(llvm::Value *V, llvm::Type *Wide, unsigned Depth);

@@ -167,7 +167,8 @@ private:
 
   PHINode *existingPhi(const SCEVAddRecExpr *AR) {
     for (PHINode &P : AR->getLoop()->getHeader()->phis())
-      if (P.getType() == AR->getType() && SE.isSCEVable(P.getType()) && SE.getSCEV(&P) == AR)
+      if (P.getType() == AR->getType() && SE.isSCEVable(P.getType()) &&
+          (SE.getSCEV(&P) == AR || Access.address(&P) == AR))
         return &P;
     return nullptr;
   }
