@@ -3,13 +3,15 @@
 # nvcc (optionally cicc nvvm-latest on the same clang IR) and reports ptxas registers/spills,
 # PTX/SASS instruction counts, register-to-register movs and compile-time ratios
 # (evaluation.md; DESIGN.md "Measuring"). Writes results.tsv, summary.md, failures.tsv and PNG
-# charts into --out (default build/bench/<level>/, <level>-quick/ with --quick). Exits 1 when anything failed.
+# charts into --out (default build/bench/<level>/, <level>-quick/ with --quick, -maxregN appended
+# with --maxreg N). Exits 1 when anything failed.
 # `--variant NAME:KNOB=V,...` adds a column nvopt:NAME: nvopt's optimized IR through llc with
 # those knobs (A/B of one codegen phase on the same IR; bench/ab.py prints the tables).
 #
 #   python3 bench/bench.py --level O3            # full corpus
 #   python3 bench/bench.py --quick               # 5 kernels, for tests (plugin-tests/bench)
 #   python3 bench/bench.py --variant nocoal:nv-disable-coalesce=1   # + column nvopt:nocoal
+#   python3 bench/bench.py --maxreg 32           # register cap: build/bench/O3-maxreg32
 import argparse
 import datetime
 import fnmatch
@@ -32,12 +34,16 @@ from tools import ROOT, log  # noqa: E402
 
 KERNELS = os.path.join(ROOT, "bench", "kernels")
 QUICK = ["gridstride_saxpy", "gemm_tiled", "reduce_shuffle", "many_access", "pathological_ivs"]
+# The plugin knob that gives nvopt's passes the register cap of --maxreg (nvopt-cc
+# -maxrregcount passes the same one).
+MAXREG_KNOB = "nv-maxreg"
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description="nvopt bench: upstream vs nvopt vs nvidia on sm_90")
     p.add_argument("--level", default="O3", choices=list(compilers.LEVELS))
-    p.add_argument("--out", help="output folder (default build/bench/<level>, <level>-quick with --quick)")
+    p.add_argument("--out", help="output folder (default build/bench/<level>, <level>-quick with --quick, "
+                                 "-maxregN appended with --maxreg N)")
     p.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
     p.add_argument("--kernels", action="append", default=[],
                    help="kernel file stems or globs to run (repeatable; default all)")
@@ -51,6 +57,13 @@ def parse_args(argv):
                    help="comma-separated subset of " + ",".join(compilers.COMPILERS))
     p.add_argument("--nvvm-latest", action="store_true",
                    help="add cicc's nvvm-latest back end on the clang IR as a fourth column")
+    p.add_argument("--maxreg", type=int, metavar="N",
+                   help=f"register cap per thread, as nvcc -maxrregcount N: nvopt gets -{MAXREG_KNOB}=N "
+                        "(opt and llc), nvcc -maxrregcount N, cicc nvvm-latest -maxreg=N, and every "
+                        "column's ptxas -maxrregcount=N (default out: build/bench/<level>-maxregN)")
+    p.add_argument("--maxreg-ptxas-only", action="store_true",
+                   help=f"with --maxreg: nvopt does not get -{MAXREG_KNOB} (only ptxas caps its PTX, "
+                        "as for upstream)")
     p.add_argument("--plugin", default=os.environ.get(
         "NVOPT_PLUGIN", os.path.join(ROOT, "target", "release", "libnvopt.so")))
     p.add_argument("--opt", help="opt to use (default: $NVOPT_LLVM_BIN or /usr/lib/llvm-22/bin)")
@@ -75,6 +88,13 @@ def parse_args(argv):
             p.error(f"--knob wants NAME=VALUE (no leading dash), got {k!r}")
     if args.reps < 1:
         p.error("--reps must be at least 1")
+    if args.maxreg is not None and not 1 <= args.maxreg <= 255:
+        p.error(f"--maxreg wants a register count from 1 to 255, got {args.maxreg}")
+    if args.maxreg_ptxas_only and args.maxreg is None:
+        p.error("--maxreg-ptxas-only needs --maxreg N")
+    if args.maxreg and not args.maxreg_ptxas_only:
+        # nvopt's share of the cap: a plugin knob in opt and llc, after any --knob.
+        args.knob.append(f"{MAXREG_KNOB}={args.maxreg}")
     args.variants = [parse_variant(p, v) for v in args.variant]
     names = [n for n, _ in args.variants]
     if len(set(names)) != len(names):
@@ -83,9 +103,16 @@ def parse_args(argv):
         p.error("--variant reuses the nvopt column's IR: keep nvopt in --compilers")
     args.comps = comps
     args.columns = comps + [f"nvopt:{n}" for n in names]
-    default = args.level + ("-quick" if args.quick else "")
+    default = args.level + ("-quick" if args.quick else "") + maxreg_suffix(args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "build", "bench", default))
     return args
+
+
+def maxreg_suffix(args):
+    """`-maxregN` (`-maxregN-ptxasonly` with --maxreg-ptxas-only) for the default output folder."""
+    if args.maxreg is None:
+        return ""
+    return f"-maxreg{args.maxreg}" + ("-ptxasonly" if args.maxreg_ptxas_only else "")
 
 
 def parse_variant(p, text):
@@ -112,6 +139,7 @@ def kernel_files(args):
 def metadata(args, tools, files, elapsed):
     nv = tools.nv("nvcc") if tools.nvidia_bin else ""
     up_opt, nvcc_flags = compilers.LEVELS[args.level]
+    nvcc_cap = ["-maxrregcount", str(args.maxreg)] if args.maxreg else []
     llc_level = compilers.llc_opt_level(args.level)
     meta = {
         "level": args.level,
@@ -121,19 +149,30 @@ def metadata(args, tools, files, elapsed):
         "kernel files": f"{len(files)} ({'quick set' if args.quick else 'selected' if args.kernels else 'all'})",
         "repetitions": f"{args.reps} (median)",
         "knobs": " ".join(f"-{k}" for k in args.knob) or "none",
+        "register cap": maxreg_note(args),
         "upstream": f"clang++ -O3 -Xclang -disable-llvm-passes → opt -passes='{up_opt}' → llc {llc_level} -mcpu=sm_90",
         "nvopt": f"same IR → opt -passes='nvopt<{args.level}>' → llc {llc_level} -mcpu=sm_90 (plugin loaded)",
         **{f"nvopt:{n}": f"nvopt.bc → llc {llc_level} -mcpu=sm_90 (plugin loaded) " + " ".join(f"-{k}" for k in ks)
            for n, ks in args.variants},
-        "nvidia": f"nvcc -ptx -arch=sm_90 {' '.join(nvcc_flags)}".rstrip() + f" ({toolmod.which_version([nv, '--version']) if nv else 'unavailable'})",
+        "nvidia": f"nvcc -ptx -arch=sm_90 {' '.join(nvcc_flags + nvcc_cap)}".rstrip() + f" ({toolmod.which_version([nv, '--version']) if nv else 'unavailable'})",
         "LLVM": llvm_version(tools),
         "plugin": tools.plugin if not tools.plugin_error else f"unavailable: {tools.plugin_error}",
         "wall time": f"{elapsed:.1f} s",
     }
     if "nvvm-latest" in args.comps:
         meta["nvvm-latest"] = ("clang IR with NVVM datalayout + !nvvmir.version → cicc -libnvvm "
-                               f"-arch=compute_90 -nvvm-version=nvvm-latest {' '.join(compilers.CICC_LEVEL[args.level])}")
+                               f"-arch=compute_90 -nvvm-version=nvvm-latest {' '.join(compilers.CICC_LEVEL[args.level])}"
+                               + (f" -maxreg={args.maxreg}" if args.maxreg else ""))
     return meta
+
+
+def maxreg_note(args):
+    if args.maxreg is None:
+        return "none"
+    n = args.maxreg
+    nvopt = "ptxas only" if args.maxreg_ptxas_only else f"-{MAXREG_KNOB}={n} (opt, llc)"
+    return (f"{n}: nvopt {nvopt}; nvidia nvcc -maxrregcount {n}; nvvm-latest cicc -maxreg={n}; "
+            f"ptxas -maxrregcount={n} for every column")
 
 
 def llvm_version(tools):
@@ -183,7 +222,7 @@ def main(argv=None):
         stem = os.path.basename(src)[:-3]
         t1 = time.perf_counter()
         res = compile_file(src, os.path.join(args.out, "work", stem), tools, args.level, args.comps,
-                           args.knob, args.reps, not args.no_verify_each, args.variants)
+                           args.knob, args.reps, not args.no_verify_each, args.variants, args.maxreg)
         status = "ok" if not res.failures else f"{len(res.failures)} failure(s)"
         log(f"[{i}/{len(files)}] {stem}: {status} ({time.perf_counter() - t1:.1f} s)")
         results.append(res)

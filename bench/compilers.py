@@ -83,9 +83,14 @@ def clang_step(tools, src):
     return Step("clang", device_ir_cmd(src, "k.bc", clang=tools.llvm("clang++")))
 
 
-def pipeline(compiler, tools, level, src, knobs):
-    """Timed steps that turn k.bc (or the .cu for nvidia) into <compiler>.ptx."""
+def pipeline(compiler, tools, level, src, knobs, maxreg=None):
+    """Timed steps that turn k.bc (or the .cu for nvidia) into <compiler>.ptx. `maxreg`
+    (bench.py --maxreg) reaches NVIDIA's optimizers here: nvcc -maxrregcount (which gives cicc
+    -maxreg) and libnvvm's -maxreg=N; nvopt gets it as a knob (bench.py adds it to `knobs`) and
+    every column's ptxas as -maxrregcount (ptxas_cmd)."""
     up_opt, nvcc_flags = LEVELS[level]
+    nvcc_cap = ["-maxrregcount", str(maxreg)] if maxreg else []
+    cicc_cap = [f"-maxreg={maxreg}"] if maxreg else []
     llc_level = llc_opt_level(level)
     knob_args = [f"-{k}" for k in knobs]
     if compiler == "upstream":
@@ -100,10 +105,10 @@ def pipeline(compiler, tools, level, src, knobs):
                              "nvopt.bc", "-o", "nvopt.ptx"])]
     if compiler == "nvidia":
         return [Step("nvcc", [tools.nv("nvcc"), "-ptx", f"-arch={ARCH}", "-I", os.path.join(ROOT, "include"),
-                              *nvcc_flags, src, "-o", "nvidia.ptx"])]
+                              *nvcc_flags, *nvcc_cap, src, "-o", "nvidia.ptx"])]
     if compiler == "nvvm-latest":
         return [Step("cicc", [tools.cicc(), "-libnvvm", "-arch=compute_90", "-nvvm-version=nvvm-latest",
-                              *CICC_LEVEL[level], "k.nvvm.bc", "-o", "nvvm-latest.ptx"])]
+                              *CICC_LEVEL[level], *cicc_cap, "k.nvvm.bc", "-o", "nvvm-latest.ptx"])]
     raise ValueError(compiler)
 
 
@@ -118,6 +123,12 @@ def variant_llc(tools, level, knobs, name, vknobs):
     return Step("llc", [tools.llvm("llc"), f"--load-pass-plugin={tools.plugin}",
                         *[f"-{k}" for k in [*knobs, *vknobs]], llc_opt_level(level), f"-mcpu={ARCH}",
                         "nvopt.bc", "-o", f"{variant_file('nvopt:' + name)}.ptx"])
+
+
+def ptxas_cmd(tools, stem, maxreg=None):
+    """ptxas -v on <stem>.ptx -> <stem>.cubin, under the register cap of --maxreg if any."""
+    cap = [f"-maxrregcount={maxreg}"] if maxreg else []
+    return [tools.nv("ptxas"), f"-arch={ARCH}", "-v", *cap, f"{stem}.ptx", "-o", f"{stem}.cubin"]
 
 
 def verify_steps(compiler, tools, level, knobs):

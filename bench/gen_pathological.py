@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # Generates bench/kernels/pathological_ivs.cu: a kernel whose loop advances 168 independent
 # induction variables per iteration (evaluation.md "Kernels": "a pathological kernel with
-# hundreds of induction variables"). Run: python3 bench/gen_pathological.py (output committed).
+# hundreds of induction variables"). Run: python3 bench/gen_pathological.py [--stdout] (output
+# committed; plugin-tests/bench/generated.test checks that it is current).
 import os
+import sys
 
 NIV = 168        # induction variables (index IVs), in 8 stride classes
 CLASSES = 8
@@ -38,6 +40,9 @@ extern "C" __global__ void pathological_ivs(const float *__restrict__ a, const f
 {body()}
 }}
 """
+    if "--stdout" in sys.argv[1:]:
+        sys.stdout.write(text)
+        return
     with open(os.path.join(here, "kernels", "pathological_ivs.cu"), "w") as f:
         f.write(text)
 

@@ -20,8 +20,10 @@ class FileResult:
     failures: list = field(default_factory=list)  # (compiler, step, message)
 
 
-def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=()):
-    """Runs every compiler of `comps`, then every (name, knobs) of `variants` on nvopt.bc."""
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=(), maxreg=None):
+    """Runs every compiler of `comps`, then every (name, knobs) of `variants` on nvopt.bc.
+    `maxreg` (bench.py --maxreg) caps NVIDIA's optimizers and every column's ptxas; nvopt's
+    share of the cap is a knob, already in `knobs`."""
     stem = os.path.splitext(os.path.basename(src))[0]
     res = FileResult(stem)
     os.makedirs(workdir, exist_ok=True)
@@ -32,24 +34,24 @@ def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, va
                 res.failures.append((c, front.step, front.message))
         comps = [c for c in comps if c == "nvidia"]
     for c in comps:
-        outcome = run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each)
+        outcome = run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each, maxreg)
         if front.ok and c != "nvidia":
             outcome.times.update(front.times)
         if not outcome.ok:
             res.failures.append((c, outcome.step, outcome.message))
             continue
         res.times[c] = {k: statistics.median(v) for k, v in outcome.times.items()}
-        entries, err = assemble(c, workdir, tools)
+        entries, err = assemble(c, workdir, tools, maxreg)
         if err:
             res.failures.append((c, "ptxas", err))
             continue
         res.entries[c] = entries
     for name, vknobs in variants:
-        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each)
+        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg)
     return res
 
 
-def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each):
+def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg=None):
     """Column nvopt:NAME: llc with the variant's knobs on nvopt.bc; clang and opt times are the
     nvopt column's (the same IR, produced once), llc is timed here."""
     c = f"nvopt:{name}"
@@ -69,14 +71,14 @@ def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_ea
     times = {k: v for k, v in res.times["nvopt"].items() if k != "llc"}
     times.update({k: statistics.median(v) for k, v in outcome.times.items()})
     res.times[c] = times
-    entries, err = assemble(c, workdir, tools)
+    entries, err = assemble(c, workdir, tools, maxreg)
     if err:
         res.failures.append((c, "ptxas", err))
         return
     res.entries[c] = entries
 
 
-def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each):
+def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each, maxreg=None):
     why = compilers.preconditions(c, tools)
     if why:
         return Outcome(False, "setup", why)
@@ -84,7 +86,7 @@ def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each):
         err = compilers.make_nvvm_input(tools, workdir)
         if err:
             return Outcome(False, "nvvm input", err)
-    outcome = timed(compilers.pipeline(c, tools, level, src, knobs), workdir, reps)
+    outcome = timed(compilers.pipeline(c, tools, level, src, knobs, maxreg), workdir, reps)
     if outcome.ok and verify_each:
         for step in compilers.verify_steps(c, tools, level, knobs):
             ok, _, msg = run_step(step, workdir)
@@ -105,9 +107,9 @@ def timed(steps, workdir, reps):
     return out
 
 
-def assemble(c, workdir, tools):
-    """ptxas -v and cuobjdump -sass on <c>.ptx (nvopt-NAME.ptx for column nvopt:NAME);
-    returns ({entry: figures}, error)."""
+def assemble(c, workdir, tools, maxreg=None):
+    """ptxas -v (-maxrregcount with --maxreg) and cuobjdump -sass on <c>.ptx (nvopt-NAME.ptx
+    for column nvopt:NAME); returns ({entry: figures}, error)."""
     c = compilers.variant_file(c)
     ptx_path = os.path.join(workdir, f"{c}.ptx")
     with open(ptx_path) as f:
@@ -116,8 +118,7 @@ def assemble(c, workdir, tools):
         return {}, f"no .entry found in {c}.ptx"
     info, sass = {}, {}
     if tools.nvidia_bin:
-        ok, _, msg = run_step(Step("ptxas", [tools.nv("ptxas"), f"-arch={compilers.ARCH}", "-v",
-                                             f"{c}.ptx", "-o", f"{c}.cubin"]), workdir)
+        ok, _, msg = run_step(Step("ptxas", compilers.ptxas_cmd(tools, c, maxreg)), workdir)
         if not ok:
             return {}, f"ptxas rejected {c}.ptx: {msg}"
         with open(os.path.join(workdir, f"{c}.ptxas.txt"), "w") as f:

@@ -13,7 +13,9 @@
 //! reads) and NVPTX's `-nvptx-prec-divf32`/`-nvptx-prec-sqrtf32`; `-fast-math` becomes clang's
 //! fast-math flags and approximate transcendentals; `-G` is cicc `-g -O0` plus ptxas `-g
 //! --dont-merge-basicblocks --return-at-end`; `-lineinfo` is `.loc` lines only and ptxas
-//! `--generate-line-info`; `-maxrregcount` and `-rdc=true` (`--compile-only`) reach ptxas;
+//! `--generate-line-info`; `-maxrregcount N` (for nvcc, cicc's `-maxreg N` and ptxas's
+//! `-maxrregcount`) becomes the plugin knob `-nv-maxreg=N` in opt and llc and ptxas's
+//! `-maxrregcount`; `-rdc=true` (`--compile-only`) reaches ptxas;
 //! `-rdc=true` is also clang's `-fgpu-rdc` and opt's `-nv-rdc` (nvcc's whole-program mode off:
 //! device functions keep their linkage for the device linker).
 use crate::options::{Debug, Math, Options};
@@ -118,9 +120,19 @@ pub fn reflect_values(m: &Math) -> Vec<String> {
 /// optimizer sees what nvopt sees inside clang (`-nv-pipeline`, src/clang_pipeline).
 pub const CLANG_DEVICE_OPT_FLAGS: [&str; 1] = ["-enable-memcpyopt-without-libcalls"];
 
+/// The plugin knob that carries `-maxrregcount` to nvopt's passes in opt and llc.
+const MAXREG_KNOB: &str = "-nv-maxreg";
+
+/// `-nv-maxreg=N` for `-maxrregcount N` when the plugin is loaded (LLVM's own pipeline and
+/// codegen, `--upstream`, have no such option: there only ptxas gets the cap). It comes before
+/// the `--knob`s, so an explicit `--knob nv-maxreg=M` wins.
+fn maxreg_knob(setup: &Setup, o: &Options) -> Option<String> {
+    o.maxrregcount.filter(|_| setup.plugin.is_some()).map(|n| format!("{MAXREG_KNOB}={n}"))
+}
+
 /// opt: nvopt's pipeline at the level (LLVM's `default<On>` with `--upstream`), clang's device
 /// flags, nvcc's reflect values, `-nv-rdc` for `-rdc=true` (nvopt's whole-program
-/// internalization off), the knobs.
+/// internalization off), the register cap of `-maxrregcount`, the knobs.
 pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
     let mut cmd = vec![s(&setup.opt)];
     match &setup.plugin {
@@ -136,6 +148,7 @@ pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
         // Relocatable device code: nvopt keeps every linkage (no whole-program internalization).
         cmd.push("-nv-rdc".into());
     }
+    cmd.extend(maxreg_knob(setup, o));
     cmd.extend(o.knobs.iter().cloned());
     if o.verify {
         cmd.push("-verify-each".into());
@@ -145,7 +158,8 @@ pub fn opt(setup: &Setup, o: &Options, input: &str, out: &Path) -> Vec<String> {
     cmd
 }
 
-/// llc: NVPTX code generation with nvopt's codegen passes.
+/// llc: NVPTX code generation with nvopt's codegen passes (and the register cap of
+/// `-maxrregcount`).
 pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool) -> Vec<String> {
     let mut cmd = vec![s(&setup.llc)];
     if let Some(plugin) = &setup.plugin {
@@ -158,6 +172,7 @@ pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool)
         format!("-O{}", o.llc_level()),
     ]);
     cmd.extend(llc_math(&setup.math, ir_input));
+    cmd.extend(maxreg_knob(setup, o));
     cmd.extend(o.knobs.iter().cloned());
     if o.verify {
         cmd.push("-verify-machineinstrs".into());
@@ -354,6 +369,52 @@ mod tests {
         let p =
             shell_join(&opt(&st, &opts(&["--upstream", "-rdc=true"]), "x.bc", Path::new("y.bc")));
         assert!(!p.contains("-nv-rdc"), "{p}");
+    }
+
+    #[test]
+    fn maxrregcount_reaches_opt_llc_and_ptxas() {
+        for spelling in
+            [&["-maxrregcount", "32"][..], &["-maxrregcount=32"], &["--maxrregcount", "32"]]
+        {
+            let o = opts(spelling);
+            let st = setup(Cuda::None, o.math.resolve());
+            let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+            assert!(p.contains("-nvvm-reflect-add=__CUDA_PREC_SQRT=1 -nv-maxreg=32 x.bc"), "{p}");
+            let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
+            assert!(l.ends_with("-fp-contract=fast -nv-maxreg=32 y.bc -o y.ptx"), "{l}");
+            let x = shell_join(&ptxas(
+                Path::new("/n/ptxas"),
+                &st,
+                &o,
+                Path::new("a.ptx"),
+                Path::new("a.cubin"),
+            ));
+            assert_eq!(x, "/n/ptxas -arch=sm_90 -v -maxrregcount=32 a.ptx -o a.cubin");
+        }
+        // --knob comes after it, so an explicit value wins; without the option, no knob.
+        let o = opts(&["-maxrregcount", "32", "--knob", "nv-maxreg=40"]);
+        let st = setup(Cuda::None, o.math.resolve());
+        let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+        assert!(p.contains("-nv-maxreg=32 -nv-maxreg=40 x.bc"), "{p}");
+        let o = opts(&[]);
+        let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+        let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
+        assert!(!p.contains("-nv-maxreg") && !l.contains("-nv-maxreg"), "{p}\n{l}");
+        // LLVM's own pipeline and codegen (--upstream) have no such knob: only ptxas gets it.
+        let o = opts(&["--upstream", "-maxrregcount", "32"]);
+        let mut st = setup(Cuda::None, o.math.resolve());
+        st.plugin = None;
+        let p = shell_join(&opt(&st, &o, "x.bc", Path::new("y.bc")));
+        let l = shell_join(&llc(&st, &o, Path::new("y.bc"), Path::new("y.ptx"), false));
+        assert!(!p.contains("-nv-maxreg") && !l.contains("-nv-maxreg"), "{p}\n{l}");
+        let x = shell_join(&ptxas(
+            Path::new("/n/ptxas"),
+            &st,
+            &o,
+            Path::new("a.ptx"),
+            Path::new("a.cubin"),
+        ));
+        assert!(x.contains("-maxrregcount=32"), "{x}");
     }
 
     #[test]

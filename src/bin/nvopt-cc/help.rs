@@ -28,8 +28,11 @@ target and output:
                                max(8.0, llc-22's minimum for ARCH))
 
 code generation (as nvcc passes them to cicc and ptxas):
-  -maxrregcount N              register limit per thread, given to ptxas (nvopt's passes do
-                               not read it yet)
+  -maxrregcount N              register limit per thread, 1 to 255 (also -maxrregcount=N,
+                               --maxrregcount N): nvopt's register target (opt and llc get
+                               -nv-maxreg=N; not with --upstream) and ptxas -maxrregcount=N.
+                               ptxas raises values below its minimum (24 on sm_90), and
+                               __launch_bounds__ take precedence over it
   -Xptxas A,B,...              options for ptxas (comma-separated, as in nvcc)
   --use_fast_math              -ftz=true -prec-div=false -prec-sqrt=false -fmad=true, plus
                                clang's fast-math flags and approximate transcendentals

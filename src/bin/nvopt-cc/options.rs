@@ -68,8 +68,8 @@ pub struct Options {
     pub llc_args: Vec<String>,
     pub ptxas_args: Vec<String>,
     pub knobs: Vec<String>,
-    /// `-maxrregcount N`: given to ptxas. Recorded for the optimizer's register target too,
-    /// which has no knob yet.
+    /// `-maxrregcount N` (1..=255): nvopt's register target (`-nv-maxreg=N` in opt and llc)
+    /// and ptxas's `-maxrregcount`, as nvcc gives it to cicc (`-maxreg`) and ptxas.
     pub maxrregcount: Option<u32>,
     pub math: MathFlags,
     pub debug: Debug,
@@ -211,6 +211,21 @@ fn number(option: &str, value: &str) -> Result<u32, ArgError> {
     value.parse().map_err(|_| ArgError::Usage(format!("{option}: '{value}': expected a number")))
 }
 
+/// The most registers a thread can have (PTX ISA: `.maxnreg`; ptxas ignores larger
+/// `-maxrregcount` values).
+pub const MAX_REGISTERS: u32 = 255;
+
+/// A `-maxrregcount` value: a number from 1 to 255.
+fn register_count(value: &str) -> Result<u32, ArgError> {
+    let n = number("-maxrregcount", value)?;
+    if n == 0 || n > MAX_REGISTERS {
+        return Err(ArgError::Usage(format!(
+            "-maxrregcount: '{value}': expected a register count from 1 to {MAX_REGISTERS}"
+        )));
+    }
+    Ok(n)
+}
+
 fn knob_flag(spec: &str) -> Result<String, ArgError> {
     let name = spec.trim_start_matches('-');
     if name.is_empty() || name.starts_with('=') {
@@ -319,7 +334,7 @@ fn parse_valued(o: &mut Options, cur: &mut Cursor, arg: &str) -> Result<bool, Ar
     } else if let Some(v) = cur.value(arg, &["--output-file"])? {
         o.output = Some(v);
     } else if let Some(v) = cur.value(arg, &["-maxrregcount", "--maxrregcount"])? {
-        o.maxrregcount = Some(number("-maxrregcount", &v)?);
+        o.maxrregcount = Some(register_count(&v)?);
     } else if let Some(v) = cur.value(arg, &["-rdc", "--relocatable-device-code"])? {
         o.rdc = boolean("-rdc", &v)?;
     } else if let Some(v) = cur.value(arg, &["-Xptxas", "--ptxas-options"])? {
@@ -567,6 +582,16 @@ mod tests {
             err(&["-maxrregcount", "abc", "x.cu"]),
             ArgError::Usage("-maxrregcount: 'abc': expected a number".into())
         );
+        for bad in ["0", "256", "1000"] {
+            assert_eq!(
+                err(&["-maxrregcount", bad, "x.cu"]),
+                ArgError::Usage(format!(
+                    "-maxrregcount: '{bad}': expected a register count from 1 to 255"
+                ))
+            );
+        }
+        assert_eq!(opts(&["--maxrregcount", "255", "x.cu"]).maxrregcount, Some(255));
+        assert_eq!(opts(&["-maxrregcount=1", "x.cu"]).maxrregcount, Some(1));
         assert_eq!(err(&["-Xptxas"]), ArgError::Usage("option '-Xptxas' needs a value".into()));
         assert!(
             matches!(err(&["-o", "a", "x.cu", "y.cu"]), ArgError::Usage(m) if m.starts_with("a single input"))
