@@ -138,6 +138,10 @@ knob_table! {
     // --- nv-dbe: dead barrier elimination (research-facts.md "Memory spaces and barriers") ---
     nv_dbe: flag("nv-dbe", true, "Run nv-dbe in its nv:dbe slot (where nv-feature-flags bit 1 is set, O3 by default): remove __syncthreads() barriers across which no two accesses can conflict", "nv-dbe"),
     nv_dbe_dataflow: flag("nv-dbe-dataflow", true, "nv-dbe: also remove a barrier whose accesses before and after touch no common memory (address spaces, reads vs writes); off keeps cicc's basic form (one side has no access at all)", "nv-dbe dataflow form"),
+    // --- nv-set-local/global-array-alignment: array alignment for vector ld/st (src/array_alignment) ---
+    nv_disable_set_local_array_alignment: flag("nv-disable-set-local-array-alignment", false, "Skip the nv:set-local-array-alignment slots (cicc's disable-SetLocalArrayAlignmentPass); the slots also need lsa-opt", "nv-set-local-array-alignment"),
+    nv_disable_set_global_array_alignment: flag("nv-disable-set-global-array-alignment", false, "Skip the nv:set-global-array-alignment slot (O1-O3; cicc's disable-SetGlobalArrayAlignmentPass)", "nv-set-global-array-alignment"),
+    nv_max_array_alignment: int("nv-max-array-alignment", 16, 1, 16, "nv-set-local/global-array-alignment: the largest alignment, in bytes, they give a private or shared array (rounded down to a power of two; 16 is the widest vector access of local and shared memory, v4.b32/v2.b64)", "array alignment bound"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     nv_disable_instcombine: flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     nv_disable_simplifycfg: flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

@@ -3,6 +3,7 @@
 //! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod addr;
+pub mod array_alignment;
 mod boundary;
 pub mod clang_pipeline;
 pub mod coalesce;

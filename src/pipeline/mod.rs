@@ -41,7 +41,11 @@
 //! inliner at O1-O3, Ofcmid and Ofcmin; `nv-inline-advisor` (src/inline_policy) right before
 //! every `cgscc(inline)`, giving it cicc 13.5's inline thresholds; `nv-local-array-unroll`
 //! (src/local_array_unroll) right before the first `loop-unroll` of O2/O3, cicc's rule that
-//! fully unrolls loops whose unrolling lets SROA put a private array into registers. cicc runs its O0 code generator at every fast-compile
+//! fully unrolls loops whose unrolling lets SROA put a private array into registers;
+//! `nv-set-global-array-alignment` and `nv-set-local-array-alignment` (src/array_alignment) in
+//! cicc's `nv:set-global-array-alignment` (O1-O3) and `nv:set-local-array-alignment` (O1-O3,
+//! Ofcmid, Ofcmin) slots, aligning statically sized shared and private arrays for vector ld/st.
+//! cicc runs its O0 code generator at every fast-compile
 //! level; that is llc's business (nvopt-cc and `-nv-pipeline` pick `llc -O0` there).
 //!
 //! Example (`opt -load-pass-plugin=libnvopt.so -passes='nvopt<O0>' -print-pipeline-passes`,
@@ -74,7 +78,8 @@
 //! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
 //! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
 //! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
-//! `nv-o1-local-array-unroll`.
+//! `nv-o1-local-array-unroll`, `nv-disable-set-local-array-alignment`,
+//! `nv-disable-set-global-array-alignment`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!

@@ -134,9 +134,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "set-global-array-alignment",
         "nv:SetGlobalArrayAlignment",
-        "",
-        "",
-        "no upstream equivalent",
+        "nv-set-global-array-alignment",
+        "!nv-disable-set-global-array-alignment",
+        "nvopt's nv-set-global-array-alignment (src/array_alignment): statically sized __shared__ arrays aligned for vector ld/st",
     ),
     nv(
         "reuse-local-memory",
@@ -148,9 +148,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "set-local-array-alignment",
         "nv:opaque-f69226 (set-local-array-alignment)",
-        "",
+        "nv-set-local-array-alignment",
         "lsa-opt",
-        "no upstream equivalent",
+        "nvopt's nv-set-local-array-alignment (src/array_alignment): statically sized private arrays aligned for vector ld/st (also off with -nv-disable-set-local-array-alignment)",
     ),
     nv("lower-ops", "nv:LowerOps", "", "", "no upstream equivalent"),
     nv(
@@ -199,6 +199,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("nv-scev-sources", "nv-disable-scev-sources"),
     ("nv-local-array-unroll", "nv-disable-local-array-unroll"),
     ("nv-inline-advisor", "nv-disable-inline-advisor"),
+    ("nv-set-local-array-alignment", "nv-disable-set-local-array-alignment"),
 ];
 
 /// The disable knob guarding an upstream pass text (by the name before `<`).

@@ -185,3 +185,49 @@ fn whole_program_internalization_first_at_optimizing_levels_unless_rdc() {
         assert_eq!(first(&rdc), ("nv:internalize".to_string(), Status::Off("!nv-rdc".into())));
     }
 }
+
+#[test]
+fn array_alignment_slots_by_level_and_knob() {
+    let status = |b: &Built, slot: &str| {
+        b.slots.iter().filter(|s| s.item == slot).map(|s| s.status.clone()).collect::<Vec<_>>()
+    };
+    let (local, global) = ("nv:set-local-array-alignment", "nv:set-global-array-alignment");
+    for l in [Level::O1, Level::O2, Level::O3] {
+        let b = built(l, |_| {});
+        assert_eq!(status(&b, local), [Status::Runs], "{l:?}");
+        assert_eq!(status(&b, global), [Status::Runs], "{l:?}");
+        // Global first (module), then local in the function adaptor, then infer-alignment
+        // before the load-store vectorizer.
+        let t = &b.text;
+        let (g, lo) = (
+            t.find("nv-set-global-array-alignment,function(").unwrap(),
+            t.find("nv-set-local-array-alignment,infer-alignment").unwrap(),
+        );
+        assert!(g < lo && lo < t.rfind("load-store-vectorizer").unwrap(), "{l:?}: {t}");
+    }
+    for l in [Level::Ofcmid, Level::Ofcmin] {
+        let b = built(l, |_| {});
+        assert_eq!(status(&b, local), [Status::Runs], "{l:?}");
+        assert!(status(&b, global).is_empty() && !b.text.contains("nv-set-global"), "{l:?}");
+    }
+    // No such slot at O0 and Ofcmax (cicc's tables).
+    for l in [Level::O0, Level::Ofcmax] {
+        let b = built(l, |_| {});
+        assert!(status(&b, local).is_empty() && status(&b, global).is_empty(), "{l:?}");
+        assert!(!b.text.contains("array-alignment"), "{l:?}");
+    }
+    let lsa_off = built(Level::O3, |k| k.set(K::lsa_opt, 0));
+    assert_eq!(status(&lsa_off, local), [Status::Off("lsa-opt".into())]);
+    assert_eq!(status(&lsa_off, global), [Status::Runs]);
+    let local_off = built(Level::Ofcmid, |k| k.set(K::nv_disable_set_local_array_alignment, 1));
+    assert_eq!(
+        status(&local_off, local),
+        [Status::Off("nv-disable-set-local-array-alignment".into())]
+    );
+    let global_off = built(Level::O2, |k| k.set(K::nv_disable_set_global_array_alignment, 1));
+    assert_eq!(
+        status(&global_off, global),
+        [Status::Off("!nv-disable-set-global-array-alignment".into())]
+    );
+    assert!(!global_off.text.contains("nv-set-global") && global_off.text.contains("nv-set-local"));
+}
