@@ -22,6 +22,7 @@ pub mod lsr_gate;
 pub mod pipeline;
 pub mod pressure;
 mod readme;
+pub mod remat;
 pub mod scev;
 pub mod scev_node;
 pub mod scev_sources;
@@ -70,6 +71,7 @@ extern "C" fn on_load() {
         knobs::register();
         coalesce::ffi::register();
         cssa::adapter::register();
+        remat::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();
