@@ -20,6 +20,9 @@
 //!     codegenprepare               codegenprepare
 //!                                  codegenpreparescev     (src/addr)
 //!                                  nv-cssa                (src/cssa)      cssa-coalesce=0
+//!     nvptx-lower-aggr-copies      nvptx-lower-aggr-copies
+//!                                  nv-remat               (src/remat)     do-remat=0
+//!     alloca-hoisting              alloca-hoisting
 //!     nvptx-isel ...               nvptx-isel ...
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
@@ -42,6 +45,10 @@
 //!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
 //!   there, so that nothing rewrites the PHI operands between nv-cssa and instruction
 //!   selection;
+//! - cicc's IR rematerialization (src/remat; research-facts.md "Register pressure and
+//!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
+//!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
+//!   `nvptx-lower-aggr-copies`;
 //! - the NVPTX copy coalescer (src/coalesce; seed 002 "Register Coalescing": cicc runs its own
 //!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer.
 //!
@@ -80,6 +87,10 @@ pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "registe
 /// listed runs last.
 pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare" };
 
+/// IR rematerialization (src/remat; pass wrappers in src/shim/remat.cpp), the last IR pass:
+/// right after `nvptx-lower-aggr-copies`, before `alloca-hoisting` and ISel (as in cicc).
+pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-aggr-copies" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
@@ -100,6 +111,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.cssa_coalesce() {
         out.push(CSSA);
+    }
+    if knobs.do_remat() > 0 {
+        out.push(REMAT);
     }
     out
 }
@@ -143,7 +157,7 @@ mod tests {
         for level in 1..=3 {
             assert_eq!(
                 insertions(true, level, &k),
-                vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+                vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA, REMAT]
             );
         }
     }
@@ -158,6 +172,11 @@ mod tests {
     #[test]
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
+        k.set(K::do_remat, 0);
+        assert_eq!(
+            insertions(true, 3, &k),
+            vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+        );
         k.set(K::nv_lsr_gate, 0);
         assert_eq!(
             insertions(true, 3, &k),

@@ -188,6 +188,15 @@ knob_table! {
     nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
     // --- register pressure (src/pressure) ---
     nv_maxreg: int("nv-maxreg", 0, 0, 255, "Register target per thread, as nvcc's -maxrregcount (nvopt-cc -maxrregcount N sets it and caps ptxas too); 0: from a kernel's launch bounds, else 64", "the register target of nv-remat, the IV rewriting and BASR"),
+    // --- nv-remat: cicc's IR rematerialization, the last IR pass in llc (src/remat) ---
+    do_remat: int("do-remat", 3, 0, 3, "Run nv-remat in llc's NVPTX pipeline (-O1..-O3, after nvptx-lower-aggr-copies): recompute cheap values next to their uses where register pressure exceeds the target; 0: off (nvopt does not tell cicc's levels 1..3 apart)", "nv-remat in llc"),
+    remat_maxreg_ceiling: int("remat-maxreg-ceiling", 0, 0, 255, "nv-remat: cap of the register target (0: none; the target is -nv-maxreg, else launch bounds, else 64)", "nv-remat target"),
+    remat_max_live_limit: int("remat-max-live-limit", 10, 0, 100_000, "nv-remat: the most values rematerialized in one round (5 rounds per function)", "nv-remat candidates per round"),
+    remat_loop_trip: int("remat-loop-trip", 10, 1, 1_000, "nv-remat: iterations assumed per loop level: a use N loop levels deeper than the definition weighs remat-loop-trip^N (N at most 3)", "nv-remat cost model"),
+    remat_lli_factor: int("remat-lli-factor", 10, 0, 100_000, "nv-remat: cost bound: refuse a value whose clones cost more than remat-lli-factor x remat-loop-trip weighted instructions per register freed", "nv-remat cost bound"),
+    remat_load: int("remat-load", 1, 0, 1, "nv-remat: recompute loads that cannot change (constant and param space; !invariant.load global loads, but not into deeper loops); 0: no loads", "nv-remat loads"),
+    nv_remat_max_chain: int("nv-remat-max-chain", 8, 1, 1_000, "nv-remat: the most instructions cloned for one value at one place (a longer chain is refused as too costly)", "nv-remat chain size"),
+    dump_remat: int("dump-remat", 0, 0, 9, "Print nv-remat's pressure, target, decisions and refusals per function on stderr", "nv-remat dump"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),

@@ -23,6 +23,7 @@ pub mod lsr_gate;
 pub mod pipeline;
 pub mod pressure;
 mod readme;
+pub mod remat;
 pub mod scev;
 pub mod scev_node;
 pub mod scev_sources;
@@ -71,6 +72,7 @@ extern "C" fn on_load() {
         knobs::register();
         coalesce::ffi::register();
         cssa::adapter::register();
+        remat::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();

@@ -14,6 +14,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/CodeGen/StackProtector.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Pass.h"
@@ -73,6 +74,10 @@ public:
     if (Traits::Needs & NvNeedDomTree)
       AU.addRequired<llvm::DominatorTreeWrapperPass>();
     AU.setPreservesCFG();
+    // No wrapped pass touches allocas: where one runs after llc's stack-protector (nv-remat,
+    // after nvptx-lower-aggr-copies), instruction selection must still find its result, as it
+    // does after NVPTX's own passes there (lower-aggr-copies, alloca-hoisting).
+    AU.addPreserved<llvm::StackProtector>();
   }
 
   bool runOnFunction(llvm::Function &F) override {

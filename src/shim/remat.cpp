@@ -1,0 +1,33 @@
+// The pass wrappers of nv-remat (src/remat; research-facts.md "Register pressure and
+// rematerialization"): the new-PM function pass `nv-remat` (opt -passes=nv-remat) and the
+// legacy FunctionPass of the same name that src/codegen.rs inserts into llc's NVPTX pipeline
+// after nvptx-lower-aggr-copies (knob do-remat), and their registration. Each obtains the
+// function's LoopInfo and an OptimizationRemarkEmitter and hands them with the function to Rust
+// (src/remat/adapter.rs), which estimates, decides, clones and reports. No decisions here.
+#include "llvm-c/Core.h"
+#include "register.h"
+
+using namespace llvm;
+
+// Rust (src/remat/adapter.rs): runs nv-remat on one function; whether it changed the IR.
+extern "C" bool nvopt_remat_run_function(LLVMValueRef F, const void *LI, void *ORE);
+
+namespace {
+
+struct Remat {
+  static constexpr unsigned Needs = NvNeedLoops;
+  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Description = "Register rematerialization on IR (nvopt)";
+  static const char *name(uint32_t) { return "nv-remat"; }
+  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+    return nvopt_remat_run_function(wrap(&F), A.LI, &A.ORE);
+  }
+};
+
+} // namespace
+
+// The legacy pass, for llc (inserted by name through src/codegen.rs).
+extern "C" void nvopt_shim_register_remat() { nvRegisterLegacyPass<Remat>(); }
+
+// Makes `nv-remat` a function pass name for opt -passes=.
+void nvopt_register_remat(PassBuilder &PB) { nvRegisterNewPMPass<Remat>(PB, {Remat::LegacyArg}); }
