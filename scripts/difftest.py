@@ -60,7 +60,7 @@ DRIVER_C = os.path.join(HERE, "difftest_driver.c")
 
 # The plugin's IR passes, as opt names them. Passes not registered (yet) are reported as
 # "skipped: not registered" and join the default run as soon as the plugin has them.
-PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa", "nv-remat",
+PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa", "nv-remat", "nv-iv-rewrite",
                  "nv-set-local-array-alignment", "nv-set-global-array-alignment"]
 # Whole pipelines checked the same way; the second is llc's order around the address passes
 # (IV-start widening, then SLSR, whose rewrite it prepares for, then codegenpreparescev); the
@@ -101,8 +101,9 @@ def crashed(code, err):
 
 def plugin_args():
     # remat-maxreg-ceiling=8 gives nv-remat (an llc pass, here run alone through opt) a target
-    # that most kernels exceed, so that it rewrites; no other pass reads it.
-    return [f"-load-pass-plugin={nvopt_paths.PLUGIN}", "-remat-maxreg-ceiling=8"]
+    # that most kernels exceed, so that it rewrites; no other pass reads it. nv-maxreg=8 does the
+    # same for the register rules of nv-iv-rewrite and BASR (codegenpreparescev, nv-basr).
+    return [f"-load-pass-plugin={nvopt_paths.PLUGIN}", "-remat-maxreg-ceiling=8", "-nv-maxreg=8"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 //!     loop-reduce ...              loop-reduce ...
 //!     codegenprepare               codegenprepare
 //!                                  codegenpreparescev     (src/addr)
+//!                                  nv-iv-rewrite          (src/iv_rewrite) nv-disable-iv-rewrite
 //!                                  nv-cssa                (src/cssa)      cssa-coalesce=0
 //!     nvptx-lower-aggr-copies      nvptx-lower-aggr-copies
 //!                                  nv-remat               (src/remat)     do-remat=0
@@ -67,6 +68,11 @@ pub struct Insertion {
 /// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
 
+/// Pressure-driven IV rewriting (src/iv_rewrite), after `codegenpreparescev` (listed after it:
+/// insertions at one anchor run in list order): BASR takes the IVs its address sharing can, in
+/// their nsw form; nv-iv-rewrite then moves the integer IVs left in loops still over the target.
+pub const IV_REWRITE: Insertion = Insertion { pass: "nv-iv-rewrite", after: "codegenprepare" };
+
 /// IV-start widening for BASR (src/addr/widen.rs), right after llc's
 /// `speculative-execution`, i.e. right before `slsr`, whose rewrite of IV starts drops nsw.
 pub const IV_START_WIDENING: Insertion =
@@ -105,6 +111,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if crate::addr::codegenpreparescev_runs(knobs) {
         out.push(CODEGENPREPARE_SCEV);
+    }
+    if !knobs.nv_disable_iv_rewrite() {
+        out.push(IV_REWRITE);
     }
     if !knobs.nv_disable_coalesce() {
         out.push(COALESCE);
@@ -157,7 +166,15 @@ mod tests {
         for level in 1..=3 {
             assert_eq!(
                 insertions(true, level, &k),
-                vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA, REMAT]
+                vec![
+                    LSR_GATE,
+                    IV_START_WIDENING,
+                    CODEGENPREPARE_SCEV,
+                    IV_REWRITE,
+                    COALESCE,
+                    CSSA,
+                    REMAT
+                ]
             );
         }
     }
@@ -175,23 +192,25 @@ mod tests {
         k.set(K::do_remat, 0);
         assert_eq!(
             insertions(true, 3, &k),
-            vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+            vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]
         );
         k.set(K::nv_lsr_gate, 0);
         assert_eq!(
             insertions(true, 3, &k),
-            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA]
+            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]
         );
         k.set(K::nv_widen_iv_starts, 0);
-        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, COALESCE, CSSA]);
+        assert_eq!(insertions(true, 3, &k), vec![CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]);
         k.set(K::nv_widen_iv_starts, 1);
         k.set(K::do_scev_cgp, 0);
         assert_eq!(
             insertions(true, 3, &k),
-            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, COALESCE, CSSA],
+            vec![IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA],
             "BASR alone still runs"
         );
         k.set(K::do_base_address_strength_reduce, 0);
+        assert_eq!(insertions(true, 3, &k), vec![IV_REWRITE, COALESCE, CSSA]);
+        k.set(K::nv_disable_iv_rewrite, 1);
         assert_eq!(insertions(true, 3, &k), vec![COALESCE, CSSA]);
         k.set(K::nv_disable_coalesce, 1);
         assert_eq!(insertions(true, 3, &k), vec![CSSA]);

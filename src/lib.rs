@@ -16,6 +16,7 @@ pub mod host;
 pub mod inline_policy;
 pub mod internalize;
 pub mod ir;
+pub mod iv_rewrite;
 pub mod knobs;
 pub mod local_array_unroll;
 pub mod logger;

@@ -409,7 +409,8 @@ fn run_basr(f: LLVMValueRef, a: Analyses, session: &Session, edits: &mut Edits) 
     let mut w = walk(a, session);
     let mut r = Records::new(a);
     r.collect(f, &mut w, false);
-    let over = loops_over_target(f, &r.loops);
+    // SAFETY: f is the live function being run.
+    let over = pressure::loops_over_target(unsafe { ir::function(f) }, &r.loops);
     let loop_facts: Vec<NvLoop> = r
         .loops
         .iter()
@@ -438,33 +439,6 @@ fn run_basr(f: LLVMValueRef, a: Analyses, session: &Session, edits: &mut Edits) 
     let pairs = w.scev.pairs(&r.bases, &base_loops, &r.loops, basr::PAIRED_BASES_PER_LOOP);
     let plan = session.basr(&r.out, &loop_facts, &bases, &pairs);
     apply_basr(&r, &mut w, &plan, &existing, edits, a)
-}
-
-/// Per loop, whether its register pressure (src/pressure: the largest number of registers live
-/// at once in its blocks) exceeds the function's register target.
-fn loops_over_target(f: LLVMValueRef, loops: &[Loop]) -> Vec<bool> {
-    if loops.is_empty() {
-        return Vec::new();
-    }
-    // SAFETY: f is the live function being run.
-    let func = unsafe { ir::function(f) };
-    let target = pressure::target::for_function(func, &Knobs::current());
-    let numbered = pressure::ir::graph(func);
-    let est = pressure::estimate(&numbered.graph);
-    loops
-        .iter()
-        .map(|l| {
-            let blocks = (0..numbered.blocks.len()).filter(|&b| l.contains(numbered.blocks[b]));
-            let peak = est.max_in(blocks);
-            log::debug!(
-                "basr: {}: loop pressure {peak}, target {} ({})",
-                ir::name(f),
-                target.regs,
-                target.source.describe()
-            );
-            peak > target.regs
-        })
-        .collect()
 }
 
 /// The header PHIs of a loop that hold a value (i1 PHIs become predicates, not registers).

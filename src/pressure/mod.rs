@@ -161,6 +161,34 @@ impl Pressure {
     }
 }
 
+/// Per loop, whether its register pressure (the largest number of registers live at once in
+/// its blocks) exceeds the function's register target ([`target::for_function`]).
+pub fn loops_over_target(
+    f: inkwell::values::FunctionValue,
+    loops: &[crate::ir::loops::Loop],
+) -> Vec<bool> {
+    if loops.is_empty() {
+        return Vec::new();
+    }
+    let target = target::for_function(f, &crate::knobs::Knobs::current());
+    let numbered = ir::graph(f);
+    let est = estimate(&numbered.graph);
+    loops
+        .iter()
+        .map(|l| {
+            let blocks = (0..numbered.blocks.len()).filter(|&b| l.contains(numbered.blocks[b]));
+            let peak = est.max_in(blocks);
+            log::debug!(
+                "pressure: {}: loop pressure {peak}, target {} ({})",
+                f.get_name().to_string_lossy(),
+                target.regs,
+                target.source.describe()
+            );
+            peak > target.regs
+        })
+        .collect()
+}
+
 /// Values used in `b` before any definition there (PHI operands excluded), and values defined
 /// in `b` (PHI results included).
 fn local_sets(g: &Graph, b: &Block) -> (ValueSet, ValueSet) {
