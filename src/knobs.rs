@@ -187,10 +187,10 @@ knob_table! {
     nv_local_array_unroll_threshold: int("nv-local-array-unroll-threshold", 300, 0, 1_000_000, "nv-local-array-unroll: base size bound of a fully unrolled nest (LLVM's O3 full-unroll threshold, which cicc's unroller multiplies for loops over local arrays)", "nv-local-array-unroll size bound"),
     nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
     // --- register pressure (src/pressure) ---
-    nv_maxreg: int("nv-maxreg", 0, 0, 255, "Register target per thread, as nvcc's -maxrregcount (nvopt-cc -maxrregcount N sets it and caps ptxas too); 0: from a kernel's launch bounds, else 64", "the register target of nv-remat, the IV rewriting and BASR"),
+    nv_maxreg: int("nv-maxreg", 0, 0, 255, "Register target per thread, as nvcc's -maxrregcount (nvopt-cc -maxrregcount N sets it and caps ptxas too); a kernel's launch bounds win, as in ptxas; 0 and no bounds: 64", "the register target of nv-remat, the IV rewriting and BASR"),
     // --- nv-remat: cicc's IR rematerialization, the last IR pass in llc (src/remat) ---
     do_remat: int("do-remat", 3, 0, 3, "Run nv-remat in llc's NVPTX pipeline (-O1..-O3, after nvptx-lower-aggr-copies): recompute cheap values next to their uses where register pressure exceeds the target; 0: off (nvopt does not tell cicc's levels 1..3 apart)", "nv-remat in llc"),
-    remat_maxreg_ceiling: int("remat-maxreg-ceiling", 0, 0, 255, "nv-remat: cap of the register target (0: none; the target is -nv-maxreg, else launch bounds, else 64)", "nv-remat target"),
+    remat_maxreg_ceiling: int("remat-maxreg-ceiling", 0, 0, 255, "nv-remat: cap of the register target (0: none; the target is a kernel's launch bounds, else -nv-maxreg, else 64)", "nv-remat target"),
     remat_max_live_limit: int("remat-max-live-limit", 10, 0, 100_000, "nv-remat: the most values rematerialized in one round (5 rounds per function)", "nv-remat candidates per round"),
     remat_loop_trip: int("remat-loop-trip", 10, 1, 1_000, "nv-remat: iterations assumed per loop level: a use N loop levels deeper than the definition weighs remat-loop-trip^N (N at most 3)", "nv-remat cost model"),
     remat_lli_factor: int("remat-lli-factor", 10, 0, 100_000, "nv-remat: cost bound: refuse a value whose clones cost more than remat-lli-factor x remat-loop-trip weighted instructions per register freed", "nv-remat cost bound"),

@@ -22,7 +22,7 @@
 //! accesses stop computing outnumber the adds it costs per iteration (after LLVM's LSR most
 //! loops already address `invariant + iv`, and sharing then only moves instructions around),
 //! or when the loop's register pressure (src/pressure) exceeds the register target
-//! (src/pressure/target.rs: `-nv-maxreg`, launch bounds, else 64) and the class frees registers
+//! (src/pressure/target.rs: launch bounds, else `-nv-maxreg`, else 64) and the class frees registers
 //! ([`register_gain`]): many pointer IVs of one stride class (`p_k += s`, each loaded directly)
 //! cost one add each either way, but sharing leaves one pointer carried around the loop instead
 //! of one per member (plugin-tests/addr/basr-pressure.ll).

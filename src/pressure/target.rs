@@ -1,10 +1,12 @@
 //! How many registers per thread a function should fit in: the register target the
 //! pressure-driven passes (nv-remat, the IV rewriting, BASR's budget) work toward.
 //!
-//! In order: `-nv-maxreg=N` (nvcc's `-maxrregcount`; `nvopt-cc -maxrregcount N` sets it and
-//! gives ptxas the same cap); a kernel's launch bounds (`__launch_bounds__(threads, blocks)`:
-//! the register file shared by the threads that must be resident at once, research-facts.md
-//! "Address optimization"); else [`DEFAULT_TARGET`].
+//! In order: a kernel's launch bounds (`__launch_bounds__(threads, blocks)`: the register file
+//! shared by the threads that must be resident at once, research-facts.md "Address
+//! optimization"), which win over a cap as they do in ptxas (it ignores `-maxrregcount` for a
+//! kernel with launch bounds; measured with the bench's `--maxreg`); `-nv-maxreg=N` (nvcc's
+//! `-maxrregcount`; `nvopt-cc -maxrregcount N` sets it and gives ptxas the same cap); else
+//! [`DEFAULT_TARGET`].
 use crate::gpu::{LaunchBounds, PTX_KERNEL_CC};
 use inkwell::attributes::AttributeLoc;
 use inkwell::values::FunctionValue;
@@ -57,18 +59,17 @@ pub fn register_budget(bounds: &LaunchBounds, file: u64) -> u64 {
     }
 }
 
-/// The target from the `-nv-maxreg` value (0: none) and a kernel's launch bounds.
+/// The target from a kernel's launch bounds and the `-nv-maxreg` value (0: none).
 pub fn target(maxreg: i64, bounds: &LaunchBounds) -> Target {
+    if !bounds.is_empty() {
+        let regs = register_budget(bounds, REGISTER_FILE) as u32;
+        return Target { regs, source: Source::LaunchBounds };
+    }
     if maxreg > 0 {
-        return Target {
-            regs: maxreg.min(MAX_REGS_PER_THREAD as i64) as u32,
-            source: Source::Knob,
-        };
+        let regs = maxreg.min(MAX_REGS_PER_THREAD as i64) as u32;
+        return Target { regs, source: Source::Knob };
     }
-    if bounds.is_empty() {
-        return Target { regs: DEFAULT_TARGET, source: Source::Default };
-    }
-    Target { regs: register_budget(bounds, REGISTER_FILE) as u32, source: Source::LaunchBounds }
+    Target { regs: DEFAULT_TARGET, source: Source::Default }
 }
 
 /// A function's launch bounds (kernels only; malformed attributes bound nothing).
@@ -106,16 +107,17 @@ mod tests {
     }
 
     #[test]
-    fn the_knob_comes_first_then_bounds_then_the_default() {
+    fn bounds_come_first_then_the_knob_then_the_default() {
         let bounded = lb(Some(vec![256]), Some(4));
-        assert_eq!(target(32, &bounded), Target { regs: 32, source: Source::Knob });
+        assert_eq!(target(32, &bounded), Target { regs: 64, source: Source::LaunchBounds });
         assert_eq!(target(0, &bounded), Target { regs: 64, source: Source::LaunchBounds });
+        assert_eq!(target(32, &LaunchBounds::default()), Target { regs: 32, source: Source::Knob });
         let big = lb(Some(vec![128]), Some(8));
         assert_eq!(target(0, &big).regs, 64);
         assert_eq!(
             target(0, &LaunchBounds::default()),
             Target { regs: 64, source: Source::Default }
         );
-        assert_eq!(target(300, &bounded).regs, 255);
+        assert_eq!(target(300, &LaunchBounds::default()).regs, 255);
     }
 }

@@ -23,8 +23,8 @@
 //!
 //! The algorithm (src/remat/plan.rs), per round, up to 5 rounds (cicc's count):
 //! 1. Pressure: per-block live-in sets and the largest number of 32-bit registers live at once
-//!    in each block (src/pressure). The target (src/pressure/target.rs): `-nv-maxreg`, else
-//!    the kernel's launch bounds, else 64; `remat-maxreg-ceiling` caps it further. Blocks whose
+//!    in each block (src/pressure). The target (src/pressure/target.rs): the kernel's launch bounds,
+//!    else `-nv-maxreg`, else 64; `remat-maxreg-ceiling` caps it further. Blocks whose
 //!    peak exceeds it are the high-pressure blocks; none: nothing to do.
 //! 2. Candidates: values live into a high-pressure block. Each use outside the defining block
 //!    is a site (a PHI operand's site is the end of its incoming block). At each site the chain
