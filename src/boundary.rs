@@ -43,8 +43,7 @@ mod tests {
             layout!(crate::lsr_gate::CLoopFacts, "CLoopFacts", [
                 function => "Function", function_len => "FunctionLen", header => "Header",
                 header_len => "HeaderLen", level => "Level", trip_count_known => "TripCountKnown",
-                phi_bits => "PhiBits", num_phis => "NumPhis", live_in_bits => "LiveInBits",
-                num_live_ins => "NumLiveIns",
+                function_value => "Fn", header_block => "HeaderBlock", num_phis => "NumPhis",
             ]),
             layout!(crate::coalesce::ffi::RawWeight, "RawWeight", [
                 instrs => "Instrs", uses => "Uses", spill => "Spill",

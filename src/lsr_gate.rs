@@ -41,7 +41,7 @@
 //! ```
 //!
 //! `-nv-log-level=4` logs each decision (`unknown_trip: loop %loop: level 1, trip count unknown,
-//! pressure 6 (1 header PHIs, 2 live-ins): LSR skipped (unknown trip count)`) and `-nv-stats`
+//! pressure 6 (1 header PHIs): LSR skipped (unknown trip count)`) and `-nv-stats`
 //! counts them.
 //!
 //! Why: on the bench's pathological kernel (168 i32 induction variables in one loop) upstream LSR
@@ -60,14 +60,16 @@
 //!
 //! The binary's exact formulas are unknown (research-facts.md gives only names and defaults), so
 //! two meanings are chosen here and said so:
-//! - register pressure = 32-bit registers carried around the loop: header PHIs plus the values
-//!   defined outside the loop and used inside it, each counted as ceil(bits / 32) (predicates,
-//!   1 bit, live in their own register file and count 0);
+//! - register pressure = 32-bit registers carried around the loop: what nvopt's one estimator
+//!   (src/pressure) finds live on entry to the loop header, its PHIs included (ceil(bits / 32)
+//!   each; predicates live in their own register file and count 0), so values live through the
+//!   loop count whether or not the loop reads them;
 //! - loop level counts from the innermost loop (1 = a loop without subloops); with
 //!   `lsr-skip-outer-loop` LSR skips loops whose level exceeds `lsr-loop-level`, so the default
 //!   keeps LSR on innermost loops only.
 use crate::ffi::slice;
 use crate::knobs::Knobs;
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 
 /// The facts of one loop the gates look at.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,10 +78,9 @@ pub struct LoopFacts {
     pub level: u32,
     /// Whether ScalarEvolution computes the backedge-taken count.
     pub trip_count_known: bool,
-    /// Bit width of each header PHI.
-    pub phi_bits: Vec<u32>,
-    /// Bit width of each distinct value defined outside the loop and used inside it.
-    pub live_in_bits: Vec<u32>,
+    /// 32-bit registers carried around the loop: live into its header, its PHIs included
+    /// (src/pressure).
+    pub pressure: u32,
 }
 
 /// The gate knobs' values.
@@ -125,27 +126,13 @@ impl Decision {
     }
 }
 
-/// 32-bit registers a value of `bits` bits occupies (predicates have their own file).
-pub fn registers(bits: u32) -> u32 {
-    if bits <= 1 {
-        0
-    } else {
-        bits.div_ceil(32)
-    }
-}
-
-/// Estimated register pressure of a loop: registers of the header PHIs and the live-in values.
-pub fn pressure(f: &LoopFacts) -> u32 {
-    f.phi_bits.iter().chain(&f.live_in_bits).map(|&b| registers(b)).sum()
-}
-
 /// Whether LSR may run on a loop. The gates are checked cheapest first.
 pub fn decide(f: &LoopFacts, g: &Gates) -> Decision {
     if g.skip_outer_loop && f.level > g.loop_level {
         Decision::SkipOuterLoop
     } else if g.skip_unknown_trip && !f.trip_count_known {
         Decision::SkipUnknownTrip
-    } else if g.check_rp && pressure(f) > g.rp_limit {
+    } else if g.check_rp && f.pressure > g.rp_limit {
         Decision::SkipRegisterPressure
     } else {
         Decision::Run
@@ -161,10 +148,9 @@ pub struct CLoopFacts {
     pub(crate) header_len: usize,
     pub(crate) level: u32,
     pub(crate) trip_count_known: bool,
-    pub(crate) phi_bits: *const u32,
-    pub(crate) num_phis: usize,
-    pub(crate) live_in_bits: *const u32,
-    pub(crate) num_live_ins: usize,
+    pub(crate) function_value: LLVMValueRef,
+    pub(crate) header_block: LLVMBasicBlockRef,
+    pub(crate) num_phis: u32,
 }
 
 /// # Safety
@@ -173,8 +159,7 @@ unsafe fn read(c: &CLoopFacts) -> LoopFacts {
     LoopFacts {
         level: c.level,
         trip_count_known: c.trip_count_known,
-        phi_bits: slice(c.phi_bits, c.num_phis).to_vec(),
-        live_in_bits: slice(c.live_in_bits, c.num_live_ins).to_vec(),
+        pressure: crate::pressure::carried(crate::ir::function(c.function_value), c.header_block),
     }
 }
 
@@ -194,14 +179,13 @@ pub unsafe extern "C" fn nvopt_lsr_gate_allows(c: *const CLoopFacts) -> bool {
     crate::stats::add("nv-lsr-gate", decision.counter(), 1);
     let header = String::from_utf8_lossy(slice(c.header, c.header_len));
     log::debug!(
-        "{}: loop {}: level {}, trip count {}, pressure {} ({} header PHIs, {} live-ins): {}",
+        "{}: loop {}: level {}, trip count {}, pressure {} ({} header PHIs): {}",
         String::from_utf8_lossy(slice(c.function, c.function_len)),
         if header.is_empty() { "with an unnamed header".to_string() } else { format!("%{header}") },
         facts.level,
         if facts.trip_count_known { "known" } else { "unknown" },
-        pressure(&facts),
-        facts.phi_bits.len(),
-        facts.live_in_bits.len(),
+        facts.pressure,
+        c.num_phis,
         match decision {
             Decision::Run => "LSR runs".to_string(),
             d => format!("LSR skipped ({})", d.counter().trim_start_matches("loops skipped: ")),
@@ -219,13 +203,8 @@ mod tests {
         Gates::from_knobs(&Knobs::defaults())
     }
 
-    fn innermost(phis: usize, live_ins: usize) -> LoopFacts {
-        LoopFacts {
-            level: 1,
-            trip_count_known: true,
-            phi_bits: vec![32; phis],
-            live_in_bits: vec![32; live_ins],
-        }
+    fn innermost(pressure: u32) -> LoopFacts {
+        LoopFacts { level: 1, trip_count_known: true, pressure }
     }
 
     #[test]
@@ -244,36 +223,16 @@ mod tests {
     }
 
     #[test]
-    fn registers_by_width() {
-        assert_eq!(registers(1), 0);
-        assert_eq!(registers(16), 1);
-        assert_eq!(registers(32), 1);
-        assert_eq!(registers(64), 2);
-        assert_eq!(registers(128), 4);
-        // i64 and i32 PHIs, an i1 PHI (predicate), a pointer and an i16 live-in.
-        let f = LoopFacts {
-            level: 1,
-            trip_count_known: true,
-            phi_bits: vec![64, 32, 1],
-            live_in_bits: vec![64, 16],
-        };
-        assert_eq!(pressure(&f), 6);
-    }
-
-    #[test]
     fn small_innermost_loop_runs() {
-        assert_eq!(decide(&innermost(4, 6), &gates()), Decision::Run);
+        assert_eq!(decide(&innermost(10), &gates()), Decision::Run);
     }
 
     #[test]
     fn pressure_above_limit_skips_and_limit_is_inclusive() {
         let g = gates();
-        assert_eq!(decide(&innermost(30, 30), &g), Decision::Run);
-        assert_eq!(decide(&innermost(30, 31), &g), Decision::SkipRegisterPressure);
-        // The pathological kernel's loop: 169 i32 + 1 f32 PHIs, 25 32-bit and 1 64-bit live-ins.
-        let mut f = innermost(170, 25);
-        f.live_in_bits.push(64);
-        assert_eq!(pressure(&f), 197);
+        assert_eq!(decide(&innermost(60), &g), Decision::Run);
+        assert_eq!(decide(&innermost(61), &g), Decision::SkipRegisterPressure);
+        let f = innermost(197);
         assert_eq!(decide(&f, &g), Decision::SkipRegisterPressure);
         assert_eq!(decide(&f, &Gates { check_rp: false, ..g }), Decision::Run);
         assert_eq!(decide(&f, &Gates { rp_limit: 197, ..g }), Decision::Run);
@@ -282,7 +241,7 @@ mod tests {
     #[test]
     fn unknown_trip_count_skips_unless_disabled() {
         let g = gates();
-        let f = LoopFacts { trip_count_known: false, ..innermost(2, 2) };
+        let f = LoopFacts { trip_count_known: false, ..innermost(4) };
         assert_eq!(decide(&f, &g), Decision::SkipUnknownTrip);
         assert_eq!(decide(&f, &Gates { skip_unknown_trip: false, ..g }), Decision::Run);
     }
@@ -290,7 +249,7 @@ mod tests {
     #[test]
     fn outer_loops_skip_by_level() {
         let g = gates();
-        let outer = LoopFacts { level: 2, ..innermost(2, 2) };
+        let outer = LoopFacts { level: 2, ..innermost(4) };
         assert_eq!(decide(&outer, &g), Decision::SkipOuterLoop);
         assert_eq!(decide(&outer, &Gates { loop_level: 2, ..g }), Decision::Run);
         assert_eq!(decide(&outer, &Gates { skip_outer_loop: false, ..g }), Decision::Run);
@@ -298,12 +257,7 @@ mod tests {
 
     #[test]
     fn outer_gate_is_checked_first() {
-        let f = LoopFacts {
-            level: 3,
-            trip_count_known: false,
-            phi_bits: vec![32; 100],
-            live_in_bits: vec![],
-        };
+        let f = LoopFacts { level: 3, trip_count_known: false, pressure: 100 };
         assert_eq!(decide(&f, &gates()), Decision::SkipOuterLoop);
         let f = LoopFacts { level: 1, ..f };
         assert_eq!(decide(&f, &gates()), Decision::SkipUnknownTrip);
@@ -317,32 +271,5 @@ mod tests {
         k.set(K::lsr_loop_level, 3);
         let g = Gates::from_knobs(&k);
         assert_eq!((g.rp_limit, g.skip_unknown_trip, g.loop_level), (200, false, 3));
-    }
-
-    #[test]
-    fn ffi_reads_the_facts() {
-        let phis = [32u32, 64];
-        let f = CLoopFacts {
-            function: b"k".as_ptr(),
-            function_len: 1,
-            header: b"loop".as_ptr(),
-            header_len: 4,
-            level: 1,
-            trip_count_known: true,
-            phi_bits: phis.as_ptr(),
-            num_phis: 2,
-            live_in_bits: std::ptr::null(),
-            num_live_ins: 0,
-        };
-        let facts = unsafe { read(&f) };
-        assert_eq!(
-            facts,
-            LoopFacts {
-                level: 1,
-                trip_count_known: true,
-                phi_bits: vec![32, 64],
-                live_in_bits: vec![]
-            }
-        );
     }
 }

@@ -189,6 +189,17 @@ pub fn loops_over_target(
         .collect()
 }
 
+/// Registers carried around the loop whose header is `header`: live on entry to the header, its
+/// PHIs included (what the LSR gate compares with `lsr-rp-limit`).
+pub fn carried(
+    f: inkwell::values::FunctionValue,
+    header: llvm_sys::prelude::LLVMBasicBlockRef,
+) -> u32 {
+    let numbered = ir::graph(f);
+    let est = estimate(&numbered.graph);
+    numbered.block_index.get(&header).map_or(0, |&b| est.entry[b].regs)
+}
+
 /// Values used in `b` before any definition there (PHI operands excluded), and values defined
 /// in `b` (PHI results included).
 fn local_sets(g: &Graph, b: &Block) -> (ValueSet, ValueSet) {

@@ -4,6 +4,7 @@
 // NVOPT_UPDATE_BOUNDARY=1 cargo test --release boundary), asserts at compile time that every
 // size and field offset here equals Rust's. Layouts only.
 #pragma once
+#include "llvm-c/Types.h"
 #include <cstddef>
 #include <cstdint>
 
@@ -49,10 +50,9 @@ struct CLoopFacts {
   size_t HeaderLen;
   unsigned Level;
   bool TripCountKnown;
-  const unsigned *PhiBits;
-  size_t NumPhis;
-  const unsigned *LiveInBits;
-  size_t NumLiveIns;
+  LLVMValueRef Fn;
+  LLVMBasicBlockRef HeaderBlock;
+  unsigned NumPhis;
 };
 
 // nv-coalesce's facts of one copy (Rust: crate::coalesce::ffi::RawWeight, RawFacts).

@@ -5,21 +5,20 @@
 // pipeline unchanged. src/shim/codegen.cpp inserts this
 // pass after `canon-freeze`, i.e. right before `loop-reduce` in the same loop pass manager, so
 // for each loop this pass runs and then LSR runs. Here the facts of the loop are collected
-// (loop level, whether SCEV computes its backedge-taken count, bit widths of its header PHIs
-// and live-in values) and Rust (src/lsr_gate.rs) decides. A loop Rust rejects is vetoed through
+// (loop level, whether SCEV computes its backedge-taken count, the function and header block,
+// whose register pressure Rust's estimator reads, src/pressure) and Rust (src/lsr_gate.rs)
+// decides. A loop Rust rejects is vetoed through
 // the context's OptPassGate, the hook LoopPass::skipLoop consults (LSR's runOnLoop starts with
 // skipLoop): the gate answers "no" to the next LSR query and hands every other query to the
 // gate it replaced (opt-bisect), and is removed again when the loop pass manager finishes the
 // function. No decisions here.
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/LoopPass.h"
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/IR/BasicBlock.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Pass.h"
@@ -59,10 +58,6 @@ unsigned levelOf(const Loop &L) {
   return Sub + 1;
 }
 
-unsigned bitsOf(const DataLayout &DL, Type *T) {
-  return T->isSized() ? static_cast<unsigned>(DL.getTypeSizeInBits(T).getKnownMinValue()) : 0;
-}
-
 class NVLSRGate : public LoopPass {
 public:
   static char ID;
@@ -83,28 +78,6 @@ public:
     if (skipLoop(L))
       return false;
     ScalarEvolution &SE = getAnalysis<ScalarEvolutionWrapperPass>().getSE();
-    const DataLayout &DL = F.getDataLayout();
-
-    SmallVector<unsigned, 16> PhiBits;
-    for (PHINode &Phi : L->getHeader()->phis())
-      PhiBits.push_back(bitsOf(DL, Phi.getType()));
-
-    SmallVector<unsigned, 16> LiveInBits;
-    SmallPtrSet<const Value *, 32> Seen;
-    for (BasicBlock *BB : L->blocks())
-      for (Instruction &I : *BB)
-        for (unsigned Op = 0, E = I.getNumOperands(); Op != E; ++Op) {
-          // A PHI operand arriving from outside the loop is consumed on entry, not carried.
-          if (auto *Phi = dyn_cast<PHINode>(&I))
-            if (!L->contains(Phi->getIncomingBlock(Op)))
-              continue;
-          const Value *V = I.getOperand(Op);
-          bool Outside = isa<Argument>(V) ||
-                         (isa<Instruction>(V) && !L->contains(cast<Instruction>(V)));
-          if (Outside && Seen.insert(V).second)
-            LiveInBits.push_back(bitsOf(DL, V->getType()));
-        }
-
     StringRef FName = F.getName(), HName = L->getHeader()->getName();
     CLoopFacts Facts{FName.data(),
                      FName.size(),
@@ -112,10 +85,10 @@ public:
                      HName.size(),
                      levelOf(*L),
                      !isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(L)),
-                     PhiBits.data(),
-                     PhiBits.size(),
-                     LiveInBits.data(),
-                     LiveInBits.size()};
+                     wrap(&F),
+                     wrap(L->getHeader()),
+                     static_cast<unsigned>(std::distance(L->getHeader()->phis().begin(),
+                                                         L->getHeader()->phis().end()))};
     Veto.Armed = !nvopt_lsr_gate_allows(&Facts);
     return false;
   }
