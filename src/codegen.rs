@@ -25,6 +25,8 @@
 //!                                  nv-remat               (src/remat)     do-remat=0
 //!     alloca-hoisting              alloca-hoisting
 //!     nvptx-isel ...               nvptx-isel ...
+//!     machine-sink                 machine-sink
+//!                                  nv-param-opt           (src/param_opt) nv-disable-param-opt
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
 //!                                  nv-coalesce            (src/coalesce)  nv-disable-coalesce
@@ -50,6 +52,9 @@
 //!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
 //!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
 //!   `nvptx-lower-aggr-copies`;
+//! - cicc's `param-opt` (src/param_opt; in cicc right after ISel), after `machine-sink`: early
+//!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
+//!   `ld.param` loads again;
 //! - the NVPTX copy coalescer (src/coalesce; seed 002 "Register Coalescing": cicc runs its own
 //!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer.
 //!
@@ -97,6 +102,10 @@ pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare"
 /// right after `nvptx-lower-aggr-copies`, before `alloca-hoisting` and ISel (as in cicc).
 pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-aggr-copies" };
 
+/// ld.param re-issue (src/param_opt; machine pass in src/shim/param_opt.cpp), after
+/// `machine-sink`, the last of the passes that hoist or merge invariant loads.
+pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
@@ -123,6 +132,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.do_remat() > 0 {
         out.push(REMAT);
+    }
+    if !knobs.nv_disable_param_opt() {
+        out.push(PARAM_OPT);
     }
     out
 }
@@ -173,7 +185,8 @@ mod tests {
                     IV_REWRITE,
                     COALESCE,
                     CSSA,
-                    REMAT
+                    REMAT,
+                    PARAM_OPT
                 ]
             );
         }
@@ -189,6 +202,7 @@ mod tests {
     #[test]
     fn knobs_switch_each_insertion_off() {
         let mut k = Knobs::defaults();
+        k.set(K::nv_disable_param_opt, 1);
         k.set(K::do_remat, 0);
         assert_eq!(
             insertions(true, 3, &k),

@@ -199,6 +199,7 @@ knob_table! {
     dump_remat: int("dump-remat", 0, 0, 9, "Print nv-remat's pressure, target, decisions and refusals per function on stderr", "nv-remat dump"),
     nv_disable_iv_rewrite: flag("nv-disable-iv-rewrite", false, "Do not run nv-iv-rewrite (llc, NVPTX, -O1..-O3: in loops over the register target, integer IVs of one step rebuilt from one of them plus their invariant start difference at each use)", "nv-iv-rewrite before llc's SLSR"),
     nv_iv_rewrite_max_growth: int("nv-iv-rewrite-max-growth", 50, 0, 1000, "nv-iv-rewrite: percent by which a loop's instruction count may grow (one add per use of a moved IV, one update fewer per IV)", "nv-iv-rewrite size bound"),
+    nv_disable_param_opt: flag("nv-disable-param-opt", false, "Do not run nv-param-opt (llc, NVPTX, -O1..-O3: in kernels over the register target, ld.param re-issued in each block that reads a kernel parameter outside the entry block)", "nv-param-opt after machine-sink"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),

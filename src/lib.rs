@@ -21,6 +21,7 @@ pub mod knobs;
 pub mod local_array_unroll;
 pub mod logger;
 pub mod lsr_gate;
+pub mod param_opt;
 pub mod pipeline;
 pub mod pressure;
 mod readme;
@@ -74,6 +75,7 @@ extern "C" fn on_load() {
         coalesce::ffi::register();
         cssa::adapter::register();
         remat::adapter::register();
+        param_opt::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();
