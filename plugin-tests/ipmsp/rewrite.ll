@@ -11,6 +11,8 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-ipmsp -do-ip-msp=0 -S %s -o - | FileCheck %s --check-prefix=OFF
 ; RUN: sed 's/nvptx64-nvidia-cuda/x86_64-unknown-linux-gnu/' %s \
 ; RUN:   | %opt -load-pass-plugin=%plugin -passes=nv-ipmsp -S -o - | FileCheck %s --check-prefix=OFF
+; A second run finds the pairs of the first and adds nothing.
+; RUN: %opt -load-pass-plugin=%plugin -passes=nv-ipmsp,nv-ipmsp -S %s -o - | FileCheck %s --check-prefix=TWICE
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-ipmsp %s -o - | %llc -mcpu=sm_90 -O3 -o - | FileCheck %s --check-prefix=PTX
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -39,6 +41,14 @@ define internal void @add(ptr %this, i32 %v) noinline {
   call void @leaf(ptr %p)
   ret void
 }
+
+; TWICE-LABEL: define internal void @add(
+; TWICE-NEXT: %this.as3 = addrspacecast ptr %this to ptr addrspace(3)
+; TWICE-NEXT: getelementptr
+; TWICE-LABEL: define ptx_kernel void @k(
+; TWICE: %x = call ptr @pick(
+; TWICE-NEXT: %x.as1 = addrspacecast ptr %x to ptr addrspace(1)
+; TWICE-NEXT: store i32 1, ptr addrspace(1) %x.as1
 
 ; CHECK-LABEL: define internal void @leaf(
 ; CHECK-NEXT: %q.as3 = addrspacecast ptr %q to ptr addrspace(3)

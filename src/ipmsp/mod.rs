@@ -366,6 +366,13 @@ unsafe fn has_uses(v: LLVMValueRef) -> bool {
     !LLVMGetFirstUse(v).is_null()
 }
 
+/// Whether every use of `v` is an addrspacecast to space `k` (a pair an earlier run inserted).
+unsafe fn already_cast(v: LLVMValueRef, k: u32) -> bool {
+    ir::users(v).all(|u| {
+        ir::is(u, LLVMOpcode::LLVMAddrSpaceCast) && LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == k
+    })
+}
+
 /// The clone state across rounds: each clone's original, and the clones made from each.
 #[derive(Default)]
 struct Clones {
@@ -495,6 +502,7 @@ unsafe fn rewrite(v: &View, s: &Solution, max: i64, clones: &Clones) -> Vec<LLVM
                 continue;
             }
             match solve::param_verdict(m, fi, i, s) {
+                Verdict::Specialize(k) if already_cast(p, k) => {}
                 Verdict::Specialize(k) => {
                     let entry = LLVMGetEntryBasicBlock(f);
                     let at = ir::first_insertion_point(entry).expect("an entry block has room");
@@ -555,7 +563,7 @@ unsafe fn rewrite(v: &View, s: &Solution, max: i64, clones: &Clones) -> Vec<LLVM
         if let Space::In(k) = s.rets[fi] {
             let mut any = false;
             for &call in &v.calls[fi] {
-                if !has_uses(call) {
+                if !has_uses(call) || already_cast(call, k) {
                     continue;
                 }
                 let Some((at, before_records)) = ir::insertion_point_after_def(call) else {
