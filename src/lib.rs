@@ -15,6 +15,7 @@ pub mod gpu;
 pub mod host;
 pub mod inline_policy;
 pub mod internalize;
+pub mod ipmsp;
 pub mod ir;
 pub mod iv_rewrite;
 pub mod knobs;

@@ -123,7 +123,13 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "",
         "llc's legacy NVPTX pipeline runs the upstream lowering of aggregate copies",
     ),
-    nv("ipmsp", "nv:opaque-200cd2 (ipmemoryspaceprop)", "", "do-ip-msp", "no upstream equivalent"),
+    nv(
+        "ipmsp",
+        "nv:opaque-200cd2 (ipmemoryspaceprop)",
+        "nv-ipmsp",
+        "do-ip-msp",
+        "nvopt's nv-ipmsp (src/ipmsp): generic pointer parameters and returns of internal functions that every call site passes in one space, accessed in that space (clones where call sites disagree)",
+    ),
     nv(
         "dbe",
         "nv:opaque-470840 (dead barrier elimination)",
