@@ -61,7 +61,7 @@ DRIVER_C = os.path.join(HERE, "difftest_driver.c")
 # The plugin's IR passes, as opt names them. Passes not registered (yet) are reported as
 # "skipped: not registered" and join the default run as soon as the plugin has them.
 PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe", "nv-scev-cgp", "codegenpreparescev", "nv-cssa", "nv-remat", "nv-iv-rewrite",
-                 "nv-set-local-array-alignment", "nv-set-global-array-alignment", "nv-ipmsp"]
+                 "nv-set-local-array-alignment", "nv-set-global-array-alignment", "nv-ipmsp", "nv-fold-const-calls"]
 # Whole pipelines checked the same way; the second is llc's order around the address passes
 # (IV-start widening, then SLSR, whose rewrite it prepares for, then codegenpreparescev); the
 # last two are the inlining policy with the inliner it steers and the local-array unroll rule

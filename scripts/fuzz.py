@@ -40,7 +40,8 @@ RANDOM_KNOBS = [("scalar-evolution-complexity-control", [0, 1]), ("scalar-evolut
                 ("nv-disable-loop-rotate", [0, 1]), ("nv-disable-licm", [0, 1]), ("nv-loop-vectorize", [0, 1]),
                 ("nv-feature-flags", [-1, 0, 7]), ("memory-space-opt", [0, 1]),
                 ("do-ip-msp", [0, 1]), ("nv-ipmsp-max-clones", [0, 1, 4]),
-                ("nv-maxreg", [0, 4, 24]), ("remat-maxreg-ceiling", [0, 8])]
+                ("nv-maxreg", [0, 4, 24]), ("remat-maxreg-ceiling", [0, 8]),
+                ("nv-fold-const-calls-max-steps", [1, 50, 10000])]
 TIMEOUT = 120
 
 

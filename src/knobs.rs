@@ -143,6 +143,10 @@ knob_table! {
     nv_disable_set_local_array_alignment: flag("nv-disable-set-local-array-alignment", false, "Skip the nv:set-local-array-alignment slots (cicc's disable-SetLocalArrayAlignmentPass); the slots also need lsa-opt", "nv-set-local-array-alignment"),
     nv_disable_set_global_array_alignment: flag("nv-disable-set-global-array-alignment", false, "Skip the nv:set-global-array-alignment slot (O1-O3; cicc's disable-SetGlobalArrayAlignmentPass)", "nv-set-global-array-alignment"),
     nv_max_array_alignment: int("nv-max-array-alignment", 16, 1, 16, "nv-set-local/global-array-alignment: the largest alignment, in bytes, they give a private or shared array (rounded down to a power of two; 16 is the widest vector access of local and shared memory, v4.b32/v2.b64)", "array alignment bound"),
+    // --- nv-fold-const-calls: calls with constant arguments folded by interpretation (src/fold_const_calls) ---
+    nv_disable_fold_const_calls: flag("nv-disable-fold-const-calls", false, "Skip the nv-fold-const-calls slot (O1-O3, before globalopt/globaldce and the inliner): calls whose arguments are integer constants replaced by the value the callee returns", "nv-fold-const-calls"),
+    nv_fold_const_calls_max_steps: int("nv-fold-const-calls-max-steps", 10000, 1, 100_000_000, "nv-fold-const-calls: the most instructions, PHIs and terminators one call's evaluation may execute, nested calls included; a call that needs more is kept", "nv-fold-const-calls step budget"),
+    nv_fold_const_calls_max_depth: int("nv-fold-const-calls-max-depth", 128, 1, 1024, "nv-fold-const-calls: the deepest nesting of calls one evaluation may reach (recursion); a call that needs more is kept", "nv-fold-const-calls recursion bound"),
     // --- per-pass guards (NVVMPassOptions disable flags) ---
     nv_disable_instcombine: flag("nv-disable-instcombine", false, "Skip every instcombine slot (opts[1000])", "instcombine"),
     nv_disable_simplifycfg: flag("nv-disable-simplifycfg", false, "Skip every simplifycfg slot (opts[960])", "simplifycfg"),

@@ -11,6 +11,7 @@ pub mod codegen;
 pub mod cssa;
 pub mod dbe;
 pub mod ffi;
+pub mod fold_const_calls;
 pub mod gpu;
 pub mod host;
 pub mod inline_policy;

@@ -3,7 +3,8 @@
 //! (`mayReadOrWriteMemory`, `mayHaveSideEffects`, opcode name), a value's operand text, moving
 //! an instruction after another, the DominatorTree and the OptimizationRemarkEmitter that a C++
 //! pass wrapper obtained and passed on as opaque pointers (module passes, which have none, emit
-//! remarks about a function itself through [`remark_function`]).
+//! remarks about a function itself through [`remark_function`], or about one of its
+//! instructions through [`remark_instruction`]).
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, InstructionValue};
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -74,6 +75,14 @@ extern "C" {
         name: *const c_char,
         missed: bool,
         f: LLVMValueRef,
+        args: *const RemarkArg,
+        n_args: usize,
+    );
+    fn nvopt_remark_instruction(
+        pass: *const c_char,
+        name: *const c_char,
+        missed: bool,
+        at: LLVMValueRef,
         args: *const RemarkArg,
         n_args: usize,
     );
@@ -284,6 +293,29 @@ pub fn remark_function(
     // SAFETY: a live function definition; pass and name are static; args alive for the call.
     unsafe {
         nvopt_remark_function(pass.as_ptr(), name.as_ptr(), missed, f, args.as_ptr(), args.len())
+    }
+}
+
+/// Emits `OptimizationRemark(pass, name, at) << args...` (`OptimizationRemarkMissed` when
+/// `missed`) about instruction `at`, for module passes (check [`remarks_enabled_for`] on its
+/// function before building the texts).
+pub fn remark_instruction(
+    pass: &CStr,
+    name: &CStr,
+    missed: bool,
+    at: LLVMValueRef,
+    args: &[RemarkArg],
+) {
+    // SAFETY: a live instruction in a function; pass and name are static; args alive for the call.
+    unsafe {
+        nvopt_remark_instruction(
+            pass.as_ptr(),
+            name.as_ptr(),
+            missed,
+            at,
+            args.as_ptr(),
+            args.len(),
+        )
     }
 }
 

@@ -23,6 +23,10 @@
 //! (src/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
 //! the slot is not in the reference prints; it must come before the first `globaldce`, the
 //! inliner and the interprocedural passes that need internal linkage. `-nv-rdc` turns it off.
+//! O1-O3 run `nv-fold-const-calls` (src/fold_const_calls: calls with constant arguments folded
+//! by interpretation, recursive `constexpr` functions) right before `globalopt`, once every
+//! function has been through `mem2reg`/`sroa`/`instcombine` and before `globaldce` (which
+//! deletes the callees left without calls), IPSCCP and the inliner.
 //!
 //! LLVM 22 spellings of parameters printed by cicc's LLVM 23: gvn `scalar-pre` is `pre`;
 //! `sroa<aggregate-to-vector>` and `loop-rotate<check-exit-count>` do not exist in 22 and are
@@ -79,6 +83,7 @@ function
   nv:memory-space-opt
   @ic
   @scfg:1
+nv-fold-const-calls
 globalopt
 globaldce
 ipsccp

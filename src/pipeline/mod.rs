@@ -37,7 +37,9 @@
 //! - **Ofcmin**: late inliner with full unrolling only, `gvn<>` with PRE.
 //! - **O0**: always-inline, mem2reg, lower-constant-intrinsics and the NVVM lowering slots.
 //!
-//! nvopt's own optimizer passes: `nv-scev-sources` (src/scev_sources) runs right after the
+//! nvopt's own optimizer passes: `nv-fold-const-calls` (src/fold_const_calls) at O1-O3 right
+//! before `globalopt`, replacing calls with constant arguments by the value the callee returns;
+//! `nv-scev-sources` (src/scev_sources) runs right after the
 //! inliner at O1-O3, Ofcmid and Ofcmin; `nv-inline-advisor` (src/inline_policy) right before
 //! every `cgscc(inline)`, giving it cicc 13.5's inline thresholds; `nv-local-array-unroll`
 //! (src/local_array_unroll) right before the first `loop-unroll` of O2/O3, cicc's rule that
@@ -79,7 +81,7 @@
 //! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
 //! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
 //! `nv-o1-local-array-unroll`, `nv-disable-set-local-array-alignment`,
-//! `nv-disable-set-global-array-alignment`.
+//! `nv-disable-set-global-array-alignment`, `nv-disable-fold-const-calls`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!

@@ -150,6 +150,21 @@ extern "C" void nvopt_remark_function(const char *Pass, const char *Name, bool M
   }
 }
 
+// The same about instruction At (at its debug location), for module passes: an emitter made for
+// At's function.
+extern "C" void nvopt_remark_instruction(const char *Pass, const char *Name, bool Missed,
+                                         LLVMValueRef At, const NvRemarkArg *Args, size_t NArgs) {
+  const Instruction *I = unwrap<Instruction>(At);
+  OptimizationRemarkEmitter ORE(I->getFunction(), nullptr);
+  if (Missed) {
+    OptimizationRemarkMissed R(Pass, Name, I);
+    ORE.emit(withArgs(R, Args, NArgs));
+  } else {
+    OptimizationRemark R(Pass, Name, I);
+    ORE.emit(withArgs(R, Args, NArgs));
+  }
+}
+
 // The same for a remark about loop L (at its start location, its header as the code region).
 extern "C" void nvopt_remark_loop(void *ORE, const char *Pass, const char *Name, const void *L,
                                   const NvRemarkArg *Args, size_t NArgs) {
