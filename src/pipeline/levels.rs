@@ -37,7 +37,13 @@
 //! upstream `default<O1>` inlines and nvopt must never inline less than upstream at the same
 //! level (`-nv-o1-inline=false` gives cicc's O1, always-inline only); and, only with
 //! `-nv-o1-local-array-unroll`, nv-local-array-unroll with a loop-unroll that unrolls just the
-//! loops it marks (src/local_array_unroll).
+//! loops it marks (src/local_array_unroll); and `early-cse<memssa>` right after the SROA that
+//! follows the inliner (`nv-post-inline-cse`, upstream's SROA -> EarlyCSE order): cicc's table
+//! runs instcombine on the freshly inlined code before any CSE, so two inlined copies of one
+//! computation (cooperative groups' `thread_rank()`, say) are folded differently before GVN
+//! can merge them (`(a + tid) == 0` becomes `(a | tid) == 0` while `a + tid < 32` stays), and
+//! both sums stay live: one register more than upstream and nvcc on 80 cuda-samples reduction
+//! kernels (`-nv-post-inline-cse=false` gives cicc's table).
 
 /// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
@@ -115,6 +121,7 @@ function
   @scfg:1
   sroa<modify-cfg>
   nv:process-restrict
+  early-cse<memssa> ? nv-post-inline-cse
   nv:branch-dist
   @ic
   tailcallelim

@@ -23,7 +23,8 @@
 //!   `always-inline` in the early-inliner slot instead, and, unlike cicc's O1, also
 //!   `cgscc(inline)` unless `-nv-o1-inline=false`, so that it never inlines less than upstream
 //!   `default<O1>`), `T3` only at O3 (`argpromotion`, one
-//!   more `globaldce`); O3 escalates `nv-feature-flags` to 6, whose bit 1 enables the
+//!   more `globaldce`); all three also run `early-cse<memssa>` after the SROA that follows the
+//!   inliner (not in cicc's table; `-nv-post-inline-cse=false` drops it, levels.rs says why); O3 escalates `nv-feature-flags` to 6, whose bit 1 enables the
 //!   dead-barrier-elimination slot; vectorizer parameters (`nv-loop-vectorize`: O1
 //!   `loop-vectorize<interleave-forced-only>`, O2+ full loop-vectorize and slp-vectorizer;
 //!   cicc 13.5 runs neither, so off by default); the unroller runs at `O2`/`O3` thresholds;
@@ -79,7 +80,7 @@
 //! guarding field in cicc's struct), `nv-cgscc-iterations`, `nv-feature-flags`,
 //! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
 //! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
-//! `nv-o1-inline`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
+//! `nv-o1-inline`, `nv-post-inline-cse`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
 //! `nv-o1-local-array-unroll`, `nv-disable-set-local-array-alignment`,
 //! `nv-disable-set-global-array-alignment`, `nv-disable-fold-const-calls`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
