@@ -118,7 +118,11 @@ pub unsafe extern "C" fn nvopt_param_opt_run(host: *mut c_void, f: LLVMValueRef)
         let erased = nvopt_shim_param_opt_erase_if_dead(host, id);
         crate::stats::add(STATS, "ld.param re-issued next to uses", moved as u64);
         crate::stats::add(STATS, "entry ld.param deleted", erased as u64);
-        let rest = if erased { "the entry load deleted" } else { "the entry load kept for its other uses" };
+        let rest = if erased {
+            "the entry load deleted"
+        } else {
+            "the entry load kept for its other uses"
+        };
         remark(func, false, &format!("{name} re-issued in {moved} block(s), {rest}"));
     }
     changed
