@@ -71,19 +71,8 @@ pub struct Flags {
     pub nneg: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pred {
-    Eq,
-    Ne,
-    Ugt,
-    Uge,
-    Ult,
-    Ule,
-    Sgt,
-    Sge,
-    Slt,
-    Sle,
-}
+/// Integer comparison predicates: the one definition in src/scev_sources.
+pub use crate::scev_sources::wrap::Pred;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastOp {

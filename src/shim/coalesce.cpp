@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "register.h"
 
 using namespace llvm;
 
@@ -352,9 +353,7 @@ NVCoalesce &pass(void *H) { return *static_cast<NVCoalesce *>(H); }
 } // namespace
 
 extern "C" void nvopt_shim_register_coalesce() {
-  static PassInfo Info("NVPTX copy coalescer (nvopt)", "nv-coalesce", &NVCoalesce::ID,
-                       PassInfo::NormalCtor_t(callDefaultCtor<NVCoalesce>), false, false);
-  PassRegistry::getPassRegistry()->registerPass(Info);
+  nvRegisterMachinePass<NVCoalesce>("NVPTX copy coalescer (nvopt)", "nv-coalesce");
 }
 
 extern "C" bool nvopt_shim_coalesce_current(void *H, uint32_t Id, uint32_t *Dst, uint32_t *Src) {

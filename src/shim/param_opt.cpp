@@ -15,6 +15,7 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm-c/Core.h"
+#include "register.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -144,9 +145,7 @@ NVParamOpt &pass(void *H) { return *static_cast<NVParamOpt *>(H); }
 } // namespace
 
 extern "C" void nvopt_shim_register_param_opt() {
-  static PassInfo Info("NVPTX ld.param re-issue (nvopt)", "nv-param-opt", &NVParamOpt::ID,
-                       PassInfo::NormalCtor_t(callDefaultCtor<NVParamOpt>), false, false);
-  PassRegistry::getPassRegistry()->registerPass(Info);
+  nvRegisterMachinePass<NVParamOpt>("NVPTX ld.param re-issue (nvopt)", "nv-param-opt");
 }
 
 extern "C" uint32_t nvopt_shim_param_opt_count(void *H) { return pass(H).count(); }

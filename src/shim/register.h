@@ -105,6 +105,14 @@ template <typename Traits> void nvRegisterLegacyPass() {
   llvm::PassRegistry::getPassRegistry()->registerPass(Info);
 }
 
+// Registers the machine pass P (a MachineFunctionPass with a static ID) under Arg, for llc's
+// insertion by name (src/codegen.rs) and llc -run-pass.
+template <typename P> void nvRegisterMachinePass(const char *Description, const char *Arg) {
+  static llvm::PassInfo Info(Description, Arg, &P::ID,
+                             llvm::PassInfo::NormalCtor_t(llvm::callDefaultCtor<P>), false, false);
+  llvm::PassRegistry::getPassRegistry()->registerPass(Info);
+}
+
 // Makes each of Args a function pass name for opt -passes= (Traits::name(Arg)).
 template <typename Traits>
 void nvRegisterNewPMPass(llvm::PassBuilder &PB, std::initializer_list<uint32_t> Args) {
