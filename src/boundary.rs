@@ -44,6 +44,7 @@ mod tests {
                 function => "Function", function_len => "FunctionLen", header => "Header",
                 header_len => "HeaderLen", level => "Level", trip_count_known => "TripCountKnown",
                 function_value => "Fn", header_block => "HeaderBlock", num_phis => "NumPhis",
+                loop_handle => "LoopHandle", trial => "Trial",
             ]),
             layout!(crate::coalesce::ffi::RawWeight, "RawWeight", [
                 instrs => "Instrs", uses => "Uses", spill => "Spill",

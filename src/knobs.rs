@@ -208,6 +208,8 @@ knob_table! {
     nv_disable_param_opt: flag("nv-disable-param-opt", false, "Do not run nv-param-opt (llc, NVPTX, -O1..-O3: in kernels over the register target, ld.param re-issued in each block that reads a kernel parameter outside the entry block)", "nv-param-opt after machine-sink"),
     // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
+    nv_lsr_trial: flag("nv-lsr-trial", true, "LSR gate: rewrite a copy of each loop the other gates let through with llc's LSR first, and skip LSR on the loop when the copy's register pressure (the most registers live at once in the loop) exceeds the function's register target (launch bounds, -nv-maxreg, else 64) and the loop's pressure before LSR", "LSR pressure-growth gate"),
+    nv_lsr_trial_growth: int("nv-lsr-trial-growth", 25, 0, 1000, "nv-lsr-trial: the least growth of the loop's pressure under LSR, in percent of the register target, that skips LSR (0: any growth over the target)", "LSR pressure-growth gate"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),
     lsr_rp_limit: int("lsr-rp-limit", 60, 0, 1_000_000, "Register-pressure limit of the LSR gate, in 32-bit registers carried around the loop (header PHIs + live-in values)", "LSR register-pressure gate"),
     disable_unknown_trip_lsr: flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),

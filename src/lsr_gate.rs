@@ -14,7 +14,18 @@
 //! through the LLVM context's OptPassGate, the hook LSR's `skipLoop` consults, when
 //! - the loop's estimated register pressure exceeds `lsr-rp-limit` (with `lsr-check-rp`),
 //! - ScalarEvolution cannot compute its backedge-taken count (`disable-unknown-trip-lsr`), or
-//! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`).
+//! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`), or
+//! - (`nv-lsr-trial`, nvopt's own gate, checked last) LSR would push the loop over the
+//!   function's register target: the adapter copies the function, runs llc's stock LSR on the
+//!   copy of this loop only, and hands the copy over; the loop's peak pressure (src/pressure)
+//!   before and in the copy is compared with the target (launch bounds, `-nv-maxreg`, else 64).
+//!   LSR is skipped when the copy's peak exceeds the target and grew by at least
+//!   `nv-lsr-trial-growth` percent of the target (default 25). The copy is then deleted.
+//!   Why: under a cap LSR gives each address stream of an unrolled loop its own 64-bit base
+//!   (bench stencil3d_march at -nv-maxreg=32: peak 33 -> 47, ptxas 36 spill bytes; without LSR
+//!   30 registers, no spill, as nvcc). The growth bound keeps LSR where it grows pressure a
+//!   little, since its cheaper addresses then win (gemm_regtile, gemv_t_cols at cap 24: any
+//!   growth over the target, i.e. nv-lsr-trial-growth=0, raises their spills).
 //!
 //! Example (plugin-tests/lsr-gate/decisions.test): a copy loop that stops at the first zero has
 //! no computable trip count, so the gate keeps LSR off it; with `-disable-unknown-trip-lsr=0`
@@ -91,6 +102,8 @@ pub struct Gates {
     pub skip_unknown_trip: bool,
     pub skip_outer_loop: bool,
     pub loop_level: u32,
+    pub trial: bool,
+    pub trial_growth_pct: u32,
 }
 
 impl Gates {
@@ -101,6 +114,8 @@ impl Gates {
             skip_unknown_trip: k.disable_unknown_trip_lsr(),
             skip_outer_loop: k.lsr_skip_outer_loop(),
             loop_level: k.lsr_loop_level().max(1) as u32,
+            trial: k.nv_lsr_trial(),
+            trial_growth_pct: k.nv_lsr_trial_growth().max(0) as u32,
         }
     }
 }
@@ -112,6 +127,7 @@ pub enum Decision {
     SkipOuterLoop,
     SkipUnknownTrip,
     SkipRegisterPressure,
+    SkipPressureGrowth,
 }
 
 impl Decision {
@@ -122,6 +138,7 @@ impl Decision {
             Decision::SkipOuterLoop => "loops skipped: outer loop",
             Decision::SkipUnknownTrip => "loops skipped: unknown trip count",
             Decision::SkipRegisterPressure => "loops skipped: register pressure",
+            Decision::SkipPressureGrowth => "loops skipped: LSR raises pressure over the target",
         }
     }
 }
@@ -139,6 +156,27 @@ pub fn decide(f: &LoopFacts, g: &Gates) -> Decision {
     }
 }
 
+/// The register pressure of a loop before and after a trial LSR on a copy of it, and the
+/// function's register target (src/pressure/target.rs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trial {
+    pub before: u32,
+    pub after: u32,
+    pub target: u32,
+}
+
+/// The pressure-growth gate (`nv-lsr-trial`): LSR is skipped when the loop it would produce
+/// needs more registers than the target and more than the loop before LSR. A loop already over
+/// the target that LSR does not make worse keeps LSR (its addresses may get cheaper).
+pub fn decide_trial(t: &Trial, growth_pct: u32) -> Decision {
+    let growth = t.after.saturating_sub(t.before) as u64;
+    if t.after > t.target && growth > 0 && growth * 100 >= growth_pct as u64 * t.target as u64 {
+        Decision::SkipPressureGrowth
+    } else {
+        Decision::Run
+    }
+}
+
 /// The facts as the C++ adapter hands them over.
 #[repr(C)]
 pub struct CLoopFacts {
@@ -151,6 +189,48 @@ pub struct CLoopFacts {
     pub(crate) function_value: LLVMValueRef,
     pub(crate) header_block: LLVMBasicBlockRef,
     pub(crate) num_phis: u32,
+    pub(crate) loop_handle: *const std::ffi::c_void,
+    pub(crate) trial: *mut std::ffi::c_void,
+}
+
+extern "C" {
+    fn nvopt_lsr_trial_run(
+        trial: *mut std::ffi::c_void,
+        blocks: *mut LLVMBasicBlockRef,
+        cap: usize,
+        n: *mut usize,
+    ) -> LLVMValueRef;
+    fn nvopt_lsr_trial_drop(clone: LLVMValueRef);
+}
+
+/// The most registers live at once in the blocks `in_loop` accepts (src/pressure).
+unsafe fn peak(f: LLVMValueRef, in_loop: impl Fn(LLVMBasicBlockRef) -> bool) -> u32 {
+    let numbered = crate::pressure::ir::graph(crate::ir::function(f));
+    let est = crate::pressure::estimate(&numbered.graph);
+    est.max_in((0..numbered.blocks.len()).filter(|&b| in_loop(numbered.blocks[b])))
+}
+
+/// Runs the trial: the loop's pressure now, and that of a copy LSR has rewritten.
+///
+/// # Safety
+/// as [`nvopt_lsr_gate_allows`].
+unsafe fn trial(c: &CLoopFacts) -> Trial {
+    let l = crate::ir::loops::Loop::from_raw(c.loop_handle);
+    let before = peak(c.function_value, |b| l.contains(b));
+    let target =
+        crate::pressure::target::for_function(crate::ir::function(c.function_value), &Knobs::current()).regs;
+    let mut blocks: Vec<LLVMBasicBlockRef> = vec![std::ptr::null_mut(); 64];
+    let mut n = 0usize;
+    let mut clone = nvopt_lsr_trial_run(c.trial, blocks.as_mut_ptr(), blocks.len(), &mut n);
+    if n > blocks.len() {
+        nvopt_lsr_trial_drop(clone);
+        blocks = vec![std::ptr::null_mut(); n];
+        clone = nvopt_lsr_trial_run(c.trial, blocks.as_mut_ptr(), blocks.len(), &mut n);
+    }
+    let set: std::collections::HashSet<LLVMBasicBlockRef> = blocks[..n].iter().copied().collect();
+    let after = peak(clone, |b| set.contains(&b));
+    nvopt_lsr_trial_drop(clone);
+    Trial { before, after, target }
 }
 
 /// # Safety
@@ -175,17 +255,25 @@ pub unsafe extern "C" fn nvopt_lsr_gate_allows(c: *const CLoopFacts) -> bool {
     // Knob values are fixed once LLVM has parsed the command line, before any pass runs, so
     // the gates are read once per process rather than once per loop.
     static GATES: std::sync::OnceLock<Gates> = std::sync::OnceLock::new();
-    let decision = decide(&facts, GATES.get_or_init(|| Gates::from_knobs(&Knobs::current())));
+    let gates = GATES.get_or_init(|| Gates::from_knobs(&Knobs::current()));
+    let mut decision = decide(&facts, gates);
+    let mut trial_note = String::new();
+    if decision == Decision::Run && gates.trial && !c.trial.is_null() {
+        let t = trial(c);
+        decision = decide_trial(&t, gates.trial_growth_pct);
+        trial_note = format!(", loop pressure {} -> {} with LSR, target {}", t.before, t.after, t.target);
+    }
     crate::stats::add("nv-lsr-gate", decision.counter(), 1);
     let header = String::from_utf8_lossy(slice(c.header, c.header_len));
     log::debug!(
-        "{}: loop {}: level {}, trip count {}, pressure {} ({} header PHIs): {}",
+        "{}: loop {}: level {}, trip count {}, pressure {} ({} header PHIs){}: {}",
         String::from_utf8_lossy(slice(c.function, c.function_len)),
         if header.is_empty() { "with an unnamed header".to_string() } else { format!("%{header}") },
         facts.level,
         if facts.trip_count_known { "known" } else { "unknown" },
         facts.pressure,
         c.num_phis,
+        trial_note,
         match decision {
             Decision::Run => "LSR runs".to_string(),
             d => format!("LSR skipped ({})", d.counter().trim_start_matches("loops skipped: ")),
@@ -217,7 +305,9 @@ mod tests {
                 rp_limit: 60,
                 skip_unknown_trip: true,
                 skip_outer_loop: true,
-                loop_level: 1
+                loop_level: 1,
+                trial: true,
+                trial_growth_pct: 25,
             }
         );
     }
@@ -261,6 +351,22 @@ mod tests {
         assert_eq!(decide(&f, &gates()), Decision::SkipOuterLoop);
         let f = LoopFacts { level: 1, ..f };
         assert_eq!(decide(&f, &gates()), Decision::SkipUnknownTrip);
+    }
+
+    #[test]
+    fn trial_skips_only_large_growth_over_the_target() {
+        let t = |before, after, target| Trial { before, after, target };
+        // stencil3d_march at -nv-maxreg=32: 33 -> 47 grows 14 >= 8.
+        assert_eq!(decide_trial(&t(33, 47, 32), 25), Decision::SkipPressureGrowth);
+        // Over the target but grown by less than a quarter of it.
+        assert_eq!(decide_trial(&t(44, 51, 32), 25), Decision::Run);
+        assert_eq!(decide_trial(&t(44, 52, 32), 25), Decision::SkipPressureGrowth);
+        // Under the target, or not grown: LSR runs.
+        assert_eq!(decide_trial(&t(10, 32, 32), 25), Decision::Run);
+        assert_eq!(decide_trial(&t(62, 60, 64), 0), Decision::Run);
+        assert_eq!(decide_trial(&t(40, 40, 32), 0), Decision::Run);
+        // Growth 0 percent: any growth over the target skips.
+        assert_eq!(decide_trial(&t(27, 28, 24), 0), Decision::SkipPressureGrowth);
     }
 
     #[test]

@@ -53,6 +53,8 @@ struct CLoopFacts {
   LLVMValueRef Fn;
   LLVMBasicBlockRef HeaderBlock;
   unsigned NumPhis;
+  const void *LoopHandle; // the llvm::Loop (Rust: crate::ir::loops::Loop)
+  void *Trial;            // for nvopt_lsr_trial_run
 };
 
 // nv-coalesce's facts of one copy (Rust: crate::coalesce::ffi::RawWeight, RawFacts).

@@ -26,7 +26,7 @@ static_assert(offsetof(NvPair, B) == 4, "NvPair::B: Rust's offset");
 static_assert(offsetof(NvPair, DiffNodes) == 8, "NvPair::DiffNodes: Rust's offset");
 static_assert(offsetof(NvPair, Invariant) == 12, "NvPair::Invariant: Rust's offset");
 static_assert(offsetof(NvPair, Diff) == 16, "NvPair::Diff: Rust's offset");
-static_assert(sizeof(CLoopFacts) == 64, "CLoopFacts: Rust's size");
+static_assert(sizeof(CLoopFacts) == 80, "CLoopFacts: Rust's size");
 static_assert(offsetof(CLoopFacts, Function) == 0, "CLoopFacts::Function: Rust's offset");
 static_assert(offsetof(CLoopFacts, FunctionLen) == 8, "CLoopFacts::FunctionLen: Rust's offset");
 static_assert(offsetof(CLoopFacts, Header) == 16, "CLoopFacts::Header: Rust's offset");
@@ -36,6 +36,8 @@ static_assert(offsetof(CLoopFacts, TripCountKnown) == 36, "CLoopFacts::TripCount
 static_assert(offsetof(CLoopFacts, Fn) == 40, "CLoopFacts::Fn: Rust's offset");
 static_assert(offsetof(CLoopFacts, HeaderBlock) == 48, "CLoopFacts::HeaderBlock: Rust's offset");
 static_assert(offsetof(CLoopFacts, NumPhis) == 56, "CLoopFacts::NumPhis: Rust's offset");
+static_assert(offsetof(CLoopFacts, LoopHandle) == 64, "CLoopFacts::LoopHandle: Rust's offset");
+static_assert(offsetof(CLoopFacts, Trial) == 72, "CLoopFacts::Trial: Rust's offset");
 static_assert(sizeof(RawWeight) == 16, "RawWeight: Rust's size");
 static_assert(offsetof(RawWeight, Instrs) == 0, "RawWeight::Instrs: Rust's offset");
 static_assert(offsetof(RawWeight, Uses) == 4, "RawWeight::Uses: Rust's offset");

@@ -13,6 +13,14 @@
 // gate it replaced (opt-bisect), and is removed again when the loop pass manager finishes the
 // function. No decisions here.
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopStrengthReduce.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 #include "llvm/Analysis/LoopPass.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Instructions.h"
@@ -29,6 +37,73 @@
 using namespace llvm;
 
 extern "C" bool nvopt_lsr_gate_allows(const CLoopFacts *Facts);
+
+namespace {
+
+// What a trial needs: the loop and the target machine (llc's, for the copy's TTI).
+struct TrialContext {
+  Loop *L;
+  TargetMachine *TM;
+};
+
+// Runs stock LSR on one loop only (the clone of the loop at the gate).
+struct OnlyOneLoopLSR : PassInfoMixin<OnlyOneLoopLSR> {
+  BasicBlock *Header;
+  PreservedAnalyses run(Loop &L, LoopAnalysisManager &AM, LoopStandardAnalysisResults &AR,
+                        LPMUpdater &U) {
+    if (L.getHeader() != Header)
+      return PreservedAnalyses::all();
+    return LoopStrengthReducePass().run(L, AM, AR, U);
+  }
+};
+
+} // namespace
+
+// The trial fact of the LSR gate (Rust asks for it, src/lsr_gate.rs): a copy of the loop's
+// function in which llc's stock LSR has rewritten the copy of the loop. Writes up to Cap of the
+// copied loop's blocks to Blocks and their number to *N; the caller measures the copy and
+// hands it to nvopt_lsr_trial_drop. No decisions here.
+extern "C" LLVMValueRef nvopt_lsr_trial_run(void *Trial, LLVMBasicBlockRef *Blocks, size_t Cap,
+                                            size_t *N) {
+  auto *T = static_cast<TrialContext *>(Trial);
+  Function &F = *T->L->getHeader()->getParent();
+  ValueToValueMapTy VMap;
+  Function *C = CloneFunction(&F, VMap);
+  C->setLinkage(GlobalValue::InternalLinkage);
+  auto *Header = cast<BasicBlock>(VMap[T->L->getHeader()]);
+  {
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB(T->TM);
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    FunctionPassManager FPM;
+    FPM.addPass(createFunctionToLoopPassAdaptor(OnlyOneLoopLSR{{}, Header}));
+    FPM.run(*C, FAM);
+    FAM.clear();
+  }
+  // Recompute the copied loop's blocks (LSR keeps the CFG of the loop).
+  DominatorTree DT(*C);
+  LoopInfo LI(DT);
+  size_t Count = 0;
+  if (Loop *CL = LI.getLoopFor(Header); CL && CL->getHeader() == Header)
+    for (BasicBlock *BB : CL->blocks()) {
+      if (Count < Cap)
+        Blocks[Count] = wrap(BB);
+      ++Count;
+    }
+  *N = Count;
+  return wrap(C);
+}
+
+extern "C" void nvopt_lsr_trial_drop(LLVMValueRef Clone) {
+  unwrap<Function>(Clone)->eraseFromParent();
+}
 
 namespace {
 
@@ -79,6 +154,8 @@ public:
       return false;
     ScalarEvolution &SE = getAnalysis<ScalarEvolutionWrapperPass>().getSE();
     StringRef FName = F.getName(), HName = L->getHeader()->getName();
+    auto *TPC = getAnalysisIfAvailable<TargetPassConfig>();
+    TrialContext Trial{L, TPC ? &TPC->getTM<TargetMachine>() : nullptr};
     CLoopFacts Facts{FName.data(),
                      FName.size(),
                      HName.data(),
@@ -88,7 +165,9 @@ public:
                      wrap(&F),
                      wrap(L->getHeader()),
                      static_cast<unsigned>(std::distance(L->getHeader()->phis().begin(),
-                                                         L->getHeader()->phis().end()))};
+                                                         L->getHeader()->phis().end())),
+                     L,
+                     Trial.TM ? &Trial : nullptr};
     Veto.Armed = !nvopt_lsr_gate_allows(&Facts);
     return false;
   }
