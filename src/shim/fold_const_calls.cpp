@@ -13,21 +13,10 @@ using namespace llvm;
 extern "C" bool nvopt_fold_const_calls_run(LLVMModuleRef M);
 
 namespace {
-
-constexpr const char *Name = "nv-fold-const-calls";
-
-struct FoldConstCalls : PassInfoMixin<FoldConstCalls> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    return nvopt_fold_const_calls_run(wrap(&M)) ? PreservedAnalyses::none()
-                                                 : PreservedAnalyses::all();
-  }
-
-  void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) { OS << Name; }
-};
-
+constexpr char Name[] = "nv-fold-const-calls";
 } // namespace
 
 // Makes `nv-fold-const-calls` a module pass name for opt -passes=.
 void nvopt_register_fold_const_calls(PassBuilder &PB) {
-  nvRegisterModulePass<FoldConstCalls>(PB, Name);
+  nvRegisterModulePass<NvRustModulePass<nvopt_fold_const_calls_run, Name>>(PB, Name);
 }

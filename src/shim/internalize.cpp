@@ -13,18 +13,10 @@ using namespace llvm;
 extern "C" bool nvopt_internalize_run(LLVMModuleRef M);
 
 namespace {
-
-constexpr const char *Name = "nv-internalize";
-
-struct Internalize : PassInfoMixin<Internalize> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    return nvopt_internalize_run(wrap(&M)) ? PreservedAnalyses::none() : PreservedAnalyses::all();
-  }
-
-  void printPipeline(raw_ostream &OS, function_ref<StringRef(StringRef)>) { OS << Name; }
-};
-
+constexpr char Name[] = "nv-internalize";
 } // namespace
 
 // Makes `nv-internalize` a module pass name for opt -passes=.
-void nvopt_register_internalize(PassBuilder &PB) { nvRegisterModulePass<Internalize>(PB, Name); }
+void nvopt_register_internalize(PassBuilder &PB) {
+  nvRegisterModulePass<NvRustModulePass<nvopt_internalize_run, Name>>(PB, Name);
+}

@@ -135,34 +135,33 @@ extern "C" bool nvopt_remarks_enabled_for(LLVMValueRef F) {
   return OptimizationRemarkEmitter(unwrap<Function>(F), nullptr).enabled();
 }
 
-// Emits OptimizationRemark (OptimizationRemarkMissed when Missed)(Pass, Name, F) << Args... about
-// function F itself (at its DISubprogram's line), for module passes.
-extern "C" void nvopt_remark_function(const char *Pass, const char *Name, bool Missed,
-                                      LLVMValueRef F, const NvRemarkArg *Args, size_t NArgs) {
-  const Function *Fn = unwrap<Function>(F);
+// Emits OptimizationRemark (OptimizationRemarkMissed when Missed)(Pass, Name, Where) << Args...
+// through an emitter made for Fn, for module passes (which get no emitter from their wrapper).
+template <typename WhereT>
+void emitAbout(const Function *Fn, bool Missed, const char *Pass, const char *Name, WhereT Where,
+               const NvRemarkArg *Args, size_t NArgs) {
   OptimizationRemarkEmitter ORE(Fn, nullptr);
   if (Missed) {
-    OptimizationRemarkMissed R(Pass, Name, Fn);
+    OptimizationRemarkMissed R(Pass, Name, Where);
     ORE.emit(withArgs(R, Args, NArgs));
   } else {
-    OptimizationRemark R(Pass, Name, Fn);
+    OptimizationRemark R(Pass, Name, Where);
     ORE.emit(withArgs(R, Args, NArgs));
   }
 }
 
-// The same about instruction At (at its debug location), for module passes: an emitter made for
-// At's function.
+// A remark about function F itself (at its DISubprogram's line), for module passes.
+extern "C" void nvopt_remark_function(const char *Pass, const char *Name, bool Missed,
+                                      LLVMValueRef F, const NvRemarkArg *Args, size_t NArgs) {
+  const Function *Fn = unwrap<Function>(F);
+  emitAbout(Fn, Missed, Pass, Name, Fn, Args, NArgs);
+}
+
+// The same about instruction At (at its debug location), for module passes.
 extern "C" void nvopt_remark_instruction(const char *Pass, const char *Name, bool Missed,
                                          LLVMValueRef At, const NvRemarkArg *Args, size_t NArgs) {
   const Instruction *I = unwrap<Instruction>(At);
-  OptimizationRemarkEmitter ORE(I->getFunction(), nullptr);
-  if (Missed) {
-    OptimizationRemarkMissed R(Pass, Name, I);
-    ORE.emit(withArgs(R, Args, NArgs));
-  } else {
-    OptimizationRemark R(Pass, Name, I);
-    ORE.emit(withArgs(R, Args, NArgs));
-  }
+  emitAbout(I->getFunction(), Missed, Pass, Name, I, Args, NArgs);
 }
 
 // The same for a remark about loop L (at its start location, its header as the code region).

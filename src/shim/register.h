@@ -141,6 +141,19 @@ template <typename PassT> void nvRegisterFunctionPass(llvm::PassBuilder &PB, llv
       });
 }
 
+// A module pass whose whole work is one Rust call, Run(M), which says whether it changed the
+// module (then nothing is preserved). Name: the pass name, a namespace-scope constexpr char array.
+template <bool (*Run)(LLVMModuleRef), const char *Name>
+struct NvRustModulePass : llvm::PassInfoMixin<NvRustModulePass<Run, Name>> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+    return Run(llvm::wrap(&M)) ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+
+  void printPipeline(llvm::raw_ostream &OS, llvm::function_ref<llvm::StringRef(llvm::StringRef)>) {
+    OS << Name;
+  }
+};
+
 // Registers a plain new-PM module pass under one name (nv-internalize).
 template <typename PassT> void nvRegisterModulePass(llvm::PassBuilder &PB, llvm::StringRef PassName) {
   PB.registerPipelineParsingCallback(
