@@ -33,6 +33,29 @@ static __device__ __forceinline__ int __shfl_down_sync(unsigned m, int v, unsign
 static __device__ __forceinline__ float __shfl_sync(unsigned m, float v, int src, int w = 32) {
   return __nvvm_shfl_sync_idx_f32(m, v, src, ((32 - w) << 8) | 0x1f);
 }
+static __device__ __forceinline__ int __shfl_up_sync(unsigned m, int v, unsigned d, int w = 32) {
+  return __nvvm_shfl_sync_up_i32(m, v, d, (32 - w) << 8);
+}
+static __device__ __forceinline__ float __shfl_xor_sync(unsigned m, float v, int lane, int w = 32) {
+  return __nvvm_shfl_sync_bfly_f32(m, v, lane, ((32 - w) << 8) | 0x1f);
+}
+static __device__ __forceinline__ double __shfl_down_sync(unsigned m, double v, unsigned d, int w = 32) {
+  int lo = __shfl_down_sync(m, __nvvm_d2i_lo(v), d, w);
+  int hi = __shfl_down_sync(m, __nvvm_d2i_hi(v), d, w);
+  return __nvvm_lohi_i2d(lo, hi);
+}
+static __device__ __forceinline__ unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
+static __device__ __forceinline__ unsigned __activemask() { return __nvvm_activemask(); }
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ __forceinline__ int __clz(int x) { return __builtin_clz((unsigned)x); }
+static __device__ __forceinline__ int __shfl_sync(unsigned m, int v, int src, int w = 32) {
+  return __nvvm_shfl_sync_idx_i32(m, v, src, ((32 - w) << 8) | 0x1f);
+}
+static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ __forceinline__ unsigned atomicMax(unsigned *p, unsigned v) {
+  return (unsigned)__nvvm_atom_max_gen_ui(p, v);
+}
 struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
 static __device__ __forceinline__ float4 make_float4(float x, float y, float z, float w) {
   float4 r = {x, y, z, w};

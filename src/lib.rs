@@ -32,6 +32,7 @@ pub mod scev;
 pub mod scev_node;
 pub mod scev_sources;
 pub mod search_budgets;
+pub mod shuffle_loop_unroll;
 pub mod stats;
 
 use std::ffi::{c_char, c_void};

@@ -1,7 +1,7 @@
 //! `nv-local-array-unroll`'s IR adapter: reads one function through inkwell and llvm-sys (its
 //! loops through src/ir/loops.rs) into the rule's [`Model`], runs [`plan`], adds
 //! `llvm.loop.unroll.full` to the chosen loops, and reports each array's verdict as a remark and
-//! in the statistics. The C++ pass wrapper (src/shim/local_array_unroll.cpp) calls
+//! in the statistics. The C++ pass wrapper (src/shim/unroll_marks.cpp) calls
 //! [`nvopt_local_array_unroll_run`] with the function, its LoopInfo, ScalarEvolution and
 //! OptimizationRemarkEmitter.
 //!

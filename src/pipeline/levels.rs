@@ -12,7 +12,9 @@
 //! `reassociate`, off unless `-special-reassociate-for-threadid`; `nv-inline-advisor`, cicc's
 //! inline thresholds, right before every `cgscc(inline)`, src/inline_policy; and
 //! `nv-local-array-unroll`, cicc's local-array unroll rule, right before the first
-//! `loop-unroll` of O2/O3, src/local_array_unroll), `nv:<slot>` (slots.rs), the adaptors
+//! `loop-unroll` of O2/O3, src/local_array_unroll, followed by `nv-shuffle-loop-unroll`, which
+//! keeps loops with run-time-mask warp shuffles rolled, src/shuffle_loop_unroll), `nv:<slot>`
+//! (slots.rs), the adaptors
 //! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).
 //! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
@@ -148,6 +150,7 @@ function
   nv-local-array-unroll ? T1 nv-o1-local-array-unroll
   loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;full-unroll-max=0;O1> ? T1 nv-o1-local-array-unroll
   nv-local-array-unroll ? T2
+  nv-shuffle-loop-unroll ? T2
   loop-unroll<$U> ? T2
   @ic
   loop-unroll<no-partial;no-peeling;no-runtime;$U> ? T2

@@ -21,7 +21,7 @@ void nvopt_register_internalize(PassBuilder &PB);   // internalize.cpp
 void nvopt_register_ipmsp(PassBuilder &PB);         // ipmsp.cpp
 void nvopt_register_fold_const_calls(PassBuilder &PB); // fold_const_calls.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
-void nvopt_register_local_array_unroll(PassBuilder &PB); // local_array_unroll.cpp
+void nvopt_register_unroll_marks(PassBuilder &PB);  // unroll_marks.cpp
 void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
 void nvopt_register_array_alignment(PassBuilder &PB);     // array_alignment.cpp
 
@@ -72,7 +72,7 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_ipmsp(PB);
   nvopt_register_fold_const_calls(PB);
   nvopt_register_clang_pipeline(PB);
-  nvopt_register_local_array_unroll(PB);
+  nvopt_register_unroll_marks(PB);
   nvopt_register_inline_advisor(PB);
   nvopt_register_array_alignment(PB);
 }
