@@ -33,6 +33,7 @@ pub mod scev_node;
 pub mod scev_sources;
 pub mod search_budgets;
 pub mod stats;
+pub mod texture_unroll_guard;
 
 use std::ffi::{c_char, c_void};
 

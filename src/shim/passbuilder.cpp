@@ -23,6 +23,7 @@ void nvopt_register_fold_const_calls(PassBuilder &PB); // fold_const_calls.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
 void nvopt_register_local_array_unroll(PassBuilder &PB); // local_array_unroll.cpp
 void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
+void nvopt_register_texture_unroll_guard(PassBuilder &PB); // texture_unroll_guard.cpp
 void nvopt_register_array_alignment(PassBuilder &PB);     // array_alignment.cpp
 
 namespace {
@@ -73,6 +74,7 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_fold_const_calls(PB);
   nvopt_register_clang_pipeline(PB);
   nvopt_register_local_array_unroll(PB);
+  nvopt_register_texture_unroll_guard(PB);
   nvopt_register_inline_advisor(PB);
   nvopt_register_array_alignment(PB);
 }
