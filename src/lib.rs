@@ -34,6 +34,7 @@ pub mod scev_sources;
 pub mod search_budgets;
 pub mod shuffle_loop_unroll;
 pub mod stats;
+pub mod texture_unroll_guard;
 
 use std::ffi::{c_char, c_void};
 

@@ -20,6 +20,10 @@ pub const SOURCES_MAX_OPERAND_DEPTH: u32 = 8;
 /// private array's index to find the loops whose unrolling makes it constant; a deeper index
 /// counts as one no unrolling makes constant (the array is left as it is).
 pub const LOCAL_ARRAY_INDEX_MAX_DEPTH: u32 = 32;
+/// nv-texture-unroll-guard (Rust, src/texture_unroll_guard/adapter.rs): operations walked under
+/// a texture fetch's operand to decide whether it is the same on every iteration of the
+/// enclosing loop; a deeper operand counts as one that is not (the loop is left to ptxas).
+pub const TEXTURE_GUARD_MAX_DEPTH: u32 = 32;
 /// Special-register SCEV terms: nodes of one expression encoded for Rust; the rest of a larger
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;

@@ -45,7 +45,10 @@
 //! computation (cooperative groups' `thread_rank()`, say) are folded differently before GVN
 //! can merge them (`(a + tid) == 0` becomes `(a | tid) == 0` while `a + tid < 32` stays), and
 //! both sums stay live: one register more than upstream and nvcc on 80 cuda-samples reduction
-//! kernels (`-nv-post-inline-cse=false` gives cicc's table).
+//! kernels (`-nv-post-inline-cse=false` gives cicc's table); and `nv-texture-unroll-guard` at
+//! the end of O1-O3's function pipeline (src/texture_unroll_guard: `.pragma "nounroll"` on short
+//! loops whose full unrolling would let ptxas hoist texture fetches out of the enclosing loop
+//! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table).
 
 /// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
@@ -201,6 +204,7 @@ function
   load-store-vectorizer
   @ic
   @scfg:1:r
+  nv-texture-unroll-guard
 ";
 
 /// nvopt<O0> (nvopt-O0.txt).

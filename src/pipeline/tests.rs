@@ -89,6 +89,18 @@ fn o1_o2_o3_differences() {
 }
 
 #[test]
+fn texture_unroll_guard_ends_the_function_pipeline_of_o1_to_o3() {
+    for level in [Level::O1, Level::O2, Level::O3] {
+        assert!(text(level).contains("nv-texture-unroll-guard),"), "{level:?}");
+        let off = built(level, |k| k.set(K::nv_disable_texture_unroll_guard, 1)).text;
+        assert!(!off.contains("nv-texture-unroll-guard"), "{level:?}");
+    }
+    for level in [Level::O0, Level::Ofcmax, Level::Ofcmid, Level::Ofcmin] {
+        assert!(!text(level).contains("nv-texture-unroll-guard"), "{level:?}");
+    }
+}
+
+#[test]
 fn o3_escalates_feature_flags_to_six() {
     assert_eq!(Context::new(Level::O3, Knobs::defaults(), true).feature_flags, 6);
     assert_eq!(Context::new(Level::O2, Knobs::defaults(), true).feature_flags, 0);

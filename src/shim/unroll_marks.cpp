@@ -1,7 +1,7 @@
-// The pass plumbing of the two passes that decide loop unrolling by marking `llvm.loop`
-// metadata before the first `loop-unroll` slot (the decisions are in Rust):
-// nv-local-array-unroll (src/local_array_unroll) and nv-shuffle-loop-unroll
-// (src/shuffle_loop_unroll). Each is a new-PM function pass that hands Rust the function with
+// The pass plumbing of the passes that decide loop unrolling by marking `llvm.loop` metadata
+// (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll) and
+// nv-shuffle-loop-unroll (src/shuffle_loop_unroll) before the first `loop-unroll` slot, and
+// nv-texture-unroll-guard (src/texture_unroll_guard) for ptxas's unroller, after the last. Each is a new-PM function pass that hands Rust the function with
 // its LoopInfo, ScalarEvolution and OptimizationRemarkEmitter (none of which LLVM's C API
 // offers); Rust says whether it changed any loop's metadata. No decisions here.
 #include "llvm/Analysis/LoopInfo.h"
@@ -16,11 +16,13 @@ using namespace llvm;
 
 extern "C" bool nvopt_local_array_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 extern "C" bool nvopt_shuffle_loop_unroll_run(LLVMValueRef F, const void *LI, void *ORE);
+extern "C" bool nvopt_texture_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 
 namespace {
 
 constexpr char LocalArrayUnroll[] = "nv-local-array-unroll";
 constexpr char ShuffleLoopUnroll[] = "nv-shuffle-loop-unroll";
+constexpr char TextureUnrollGuard[] = "nv-texture-unroll-guard";
 
 bool runLocalArrayUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
                          OptimizationRemarkEmitter &ORE) {
@@ -31,6 +33,12 @@ bool runLocalArrayUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
 bool runShuffleLoopUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &,
                           OptimizationRemarkEmitter &ORE) {
   return nvopt_shuffle_loop_unroll_run(wrap(&F), &LI, &ORE);
+}
+
+bool runTextureUnrollGuard(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
+                           OptimizationRemarkEmitter &ORE) {
+  return nvopt_texture_unroll_guard_run(wrap(&F), &LI, &AM.getResult<ScalarEvolutionAnalysis>(F),
+                                        &ORE);
 }
 
 // Run(F, LoopInfo, AM, ORE) may change loop metadata only, and says whether it did.
@@ -57,11 +65,13 @@ struct NvUnrollMarkPass : PassInfoMixin<NvUnrollMarkPass<Run, Name>> {
 
 } // namespace
 
-// Makes `nv-local-array-unroll` and `nv-shuffle-loop-unroll` function pass names for
-// -passes= and the nvopt pipelines.
+// Makes `nv-local-array-unroll`, `nv-shuffle-loop-unroll` and `nv-texture-unroll-guard`
+// function pass names for -passes= and the nvopt pipelines.
 void nvopt_register_unroll_marks(PassBuilder &PB) {
   nvRegisterFunctionPass<NvUnrollMarkPass<runLocalArrayUnroll, LocalArrayUnroll>>(PB,
                                                                                  LocalArrayUnroll);
   nvRegisterFunctionPass<NvUnrollMarkPass<runShuffleLoopUnroll, ShuffleLoopUnroll>>(
       PB, ShuffleLoopUnroll);
+  nvRegisterFunctionPass<NvUnrollMarkPass<runTextureUnrollGuard, TextureUnrollGuard>>(
+      PB, TextureUnrollGuard);
 }
