@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 
 const PASS: &str = "nv-remat";
-const REMARK_PASS: &CStr = c"nv-remat";
+pub(crate) const REMARK_PASS: &CStr = c"nv-remat";
 
 /// The cost of recomputing an instruction, or [`Kind::Fixed`] when it may not be recomputed:
 /// integer and floating-point arithmetic, comparisons, casts, selects and GEPs (one per variable
@@ -301,6 +301,11 @@ fn refusal_text(r: &Reader, x: &Refusal) -> (usize, &'static CStr, String) {
                 r.block_name(block)
             ),
         ),
+        Refusal::NoGain { value } => (
+            value,
+            c"NoGain",
+            "frees no register: in each high-pressure block it is live into, a use keeps it live through the block's peak".into(),
+        ),
         Refusal::TooCostly { value, score, limit } => (
             value,
             c"TooCostly",
@@ -368,6 +373,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
                 let what = match x {
                     Refusal::NotCheap { .. } => "values refused: definition not recomputable",
                     Refusal::Unavailable { .. } => "values refused: operand unavailable",
+                    Refusal::NoGain { .. } => "values refused: no register freed",
                     _ => "values refused: chain too costly",
                 };
                 crate::stats::add(PASS, what, 1);
@@ -389,6 +395,26 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
                         );
                     }
                 }
+            }
+        }
+        // First, once: the guarded loops over the target whose carried values reach their
+        // exit (src/remat/derotate.rs). They change the CFG, so the round starts again on the
+        // new IR; remat adds no blocks, and the LoopInfo of the loops not rewritten still holds
+        // (the new top block of a rewritten loop is in none, which only its PHIs are in).
+        if round == 0 && !out.under_target() && k.nv_remat_derotate() > 0 && !li.is_null() {
+            let high: std::collections::HashSet<LLVMBasicBlockRef> =
+                out.high.iter().map(|&b| r.numbered.blocks[b]).collect();
+            let n = super::derotate::run(
+                f.as_value_ref(),
+                li,
+                &high,
+                k.nv_remat_derotate() as usize,
+                remarks,
+                dump.then_some(fname.as_str()),
+            );
+            if n > 0 {
+                changed = true;
+                continue;
             }
         }
         // Another round only while the estimate does not rise.

@@ -43,19 +43,36 @@
 //!    weight of `remat-loop-trip`^(loop levels the site is deeper than the definition, at most
 //!    3), summed over sites. Cheapest first, values are taken until every high block's excess
 //!    over the target is covered by the registers they free (or `remat-max-live-limit` per
-//!    round). A value kept live by another chosen chain waits for the next round.
+//!    round). A value kept live by another chosen chain waits for the next round. In a high
+//!    block that uses the value, the clone lives from the first use there to the last, so it
+//!    frees only what that shorter range takes off the block's peak
+//!    (`pressure::block_max_if_local`); a value that frees nothing in any high block is refused
+//!    ("no register freed": on the bench, cloning such values into a loop's only block raised
+//!    ptxas's spills under 24 registers, stencil3d_march 8 -> 36 bytes).
+//!
+//! Before the first round's clones, loops (src/remat/derotate.rs): a guarded (rotated)
+//! innermost loop with a block over the target, whose exit block receives its carried values
+//! (the initial ones on the guard's bypass edge), gets its test moved to a new top block, so
+//! that the carried values start once instead of once per path; ptxas stores the initial value
+//! of every carried value it spills on both paths otherwise (weight_grad_tile8x8's 64
+//! accumulators under 32 registers: 708 -> 504 bytes of spill stores). The pass then changes
+//! the CFG (the wrapper keeps no analysis when it did).
 //!
 //! Refused, each with a missed remark (`-pass-remarks-missed=nv-remat`) and a counter
 //! (`-nv-stats`): a definition that cannot be recomputed (memory, side effects, PHIs,
 //! divisions, `freeze`, whose copies could differ); an operand that is neither available at a
 //! site nor recomputable ("operand unavailable"); a chain longer than `nv-remat-max-chain` at
 //! one site, a global load re-issued inside a deeper loop, or clones whose weighted cost exceeds `remat-lli-factor` x `remat-loop-trip` per
-//! register freed ("chain too costly"); a function whose pressure is within its target
+//! register freed ("chain too costly"); a value whose clones would free no register ("no
+//! register freed"); a loop over the target that is not of the de-rotation's shape (missed
+//! remark `NotDerotated` with the reason); a function whose pressure is within its target
 //! (one remark per function). Modules other than NVPTX are left alone.
 //!
 //! Knobs: `do-remat` (3; 0 switches the pass off, in llc and in opt), `remat-maxreg-ceiling`
 //! (0 = none), `remat-max-live-limit` (10), `remat-loop-trip` (10), `remat-lli-factor` (10),
-//! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `dump-remat` (decisions on stderr).
+//! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `nv-remat-derotate` (1, nvopt's: the
+//! fewest carried values a loop's exit must receive for the de-rotation; 0 = off),
+//! `dump-remat` (decisions on stderr).
 //!
 //! Where nvopt differs from cicc, and why: without `-nv-maxreg`, launch bounds or a ceiling the
 //! target is 64 registers, not cicc's 80% of the current pressure (on the bench cicc's IR remat
@@ -66,4 +83,5 @@
 //! the names and defaults, not the formulas). cicc's `param-opt` (re-issuing `ld.param` next to
 //! uses) is not needed: NVPTX instruction selection and ptxas handle kernel parameters.
 pub mod adapter;
+pub mod derotate;
 pub mod plan;

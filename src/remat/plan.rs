@@ -93,6 +93,9 @@ pub enum Refusal {
     TooLong { value: usize, len: usize },
     /// Its chain would re-issue a global load inside a loop the load is not in.
     LoadIntoLoop { value: usize, load: usize, block: usize },
+    /// In every high block it is live into, a use keeps its clone live through the block's
+    /// peak: recomputing it would free no register there.
+    NoGain { value: usize },
     /// The weighted cost of all its clones is over the bound.
     TooCostly { value: usize, score: u64, limit: u64 },
 }
@@ -250,13 +253,30 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
             None => {}
         }
     }
+    // What each candidate frees per high block: all of its registers where it is only live
+    // through; where the block uses it, what the clone's shorter range takes off the peak.
+    let freed = |r: &Remat, b: usize| -> i64 {
+        let regs = m.graph.weights[r.value].regs as i64;
+        if m.nodes[r.value].sites.binary_search(&b).is_err() {
+            return regs;
+        }
+        let now = live.block_max[b].regs as i64;
+        (now - pressure::block_max_if_local(&m.graph, &live, b, r.value) as i64).clamp(0, regs)
+    };
+    candidates.retain(|r| {
+        let gain = r.across.iter().any(|&b| freed(r, b) > 0);
+        if !gain {
+            out.refusals.push(Refusal::NoGain { value: r.value });
+        }
+        gain
+    });
     candidates.sort_by_key(|r| (r.score, r.value));
     let mut kept: Vec<usize> = Vec::new();
     for r in candidates {
         if out.remats.len() >= p.max_per_round || excess.iter().all(|&e| e <= 0) {
             break;
         }
-        if !r.across.iter().any(|&b| excess[b] > 0) {
+        if !r.across.iter().any(|&b| excess[b] > 0 && freed(&r, b) > 0) {
             continue;
         }
         // A value another chosen chain reads or clones (or whose chain reads or clones a
@@ -266,9 +286,8 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
         if kept.contains(&r.value) || t.iter().any(|w| out.remats.iter().any(|c| c.value == *w)) {
             continue;
         }
-        let regs = m.graph.weights[r.value].regs as i64;
         for &b in &r.across {
-            excess[b] -= regs;
+            excess[b] -= freed(&r, b);
         }
         kept.extend(t);
         out.remats.push(r);
@@ -395,6 +414,53 @@ mod tests {
         m.depth[2] = 9;
         let out = plan(&m, &params(6));
         assert!(out.refusals.contains(&Refusal::TooCostly { value: 2, score: 3000, limit: 100 }));
+    }
+
+    #[test]
+    fn values_a_high_block_uses_through_its_peak_free_nothing() {
+        // b0: v0 = tid (cheap), v1 = load (fixed) -> b1 (a loop): use v0; v2 = f(v1);
+        // v3 = g(v2, v1); use v3; use v0 -> b1 or b2. v0 is read at the top and the end of the
+        // loop: its clone there would be live through the loop's peak.
+        let inst =
+            |def: Option<usize>, uses: &[usize]| crate::pressure::Inst { def, uses: uses.to_vec() };
+        let graph = Graph {
+            blocks: vec![
+                Block {
+                    succs: vec![1],
+                    phis: vec![],
+                    insts: vec![inst(Some(0), &[]), inst(Some(1), &[])],
+                },
+                Block {
+                    succs: vec![1, 2],
+                    phis: vec![],
+                    insts: vec![
+                        inst(None, &[0]),
+                        inst(Some(2), &[1]),
+                        inst(Some(3), &[2, 1]),
+                        inst(None, &[3]),
+                        inst(None, &[0]),
+                    ],
+                },
+                Block { succs: vec![], phis: vec![], insts: vec![] },
+            ],
+            weights: vec![Units::scalar(32); 4],
+        };
+        let nodes = vec![
+            node(Some(0), Kind::Cheap(1), &[], &[1]),
+            node(Some(0), Kind::Fixed, &[], &[1]),
+            node(Some(1), Kind::Fixed, &[1], &[]),
+            node(Some(1), Kind::Fixed, &[2, 1], &[]),
+        ];
+        let m = Model { graph, nodes, depth: vec![0, 1, 0] };
+        let out = plan(&m, &params(2));
+        assert_eq!(out.high, vec![1]);
+        assert!(out.remats.is_empty());
+        assert!(out.refusals.contains(&Refusal::NoGain { value: 0 }), "{:?}", out.refusals);
+        // Read only at the end of the loop, it leaves the peak: rematerialized.
+        let mut m = m;
+        m.graph.blocks[1].insts.remove(0);
+        let out = plan(&m, &params(2));
+        assert_eq!(out.remats.iter().map(|r| r.value).collect::<Vec<_>>(), vec![0]);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 // pipeline by name, src/codegen.rs). Each obtains the analyses the C API cannot (LoopInfo,
 // ScalarEvolution, DominatorTree, an OptimizationRemarkEmitter), skips declarations (and, in
 // the legacy manager, what skipFunction says), hands the function to Rust and reports the CFG
-// preserved when it changed the IR. A pass supplies a Traits type:
-//   static constexpr unsigned Needs;                 // NvNeedLoops | NvNeedScev | NvNeedDomTree
+// preserved when it changed the IR (nothing preserved for a pass whose Needs has NvChangesCFG).
+// A pass supplies a Traits type:
+//   static constexpr unsigned Needs;                 // NvNeedLoops | NvNeedScev | NvNeedDomTree | NvChangesCFG
 //   static constexpr uint32_t LegacyArg;             // the argument of the llc (legacy) pass
 //   static const char *name(uint32_t Arg);           // the pass name for an argument
 //   static constexpr const char *Description;
@@ -25,7 +26,9 @@
 #include <initializer_list>
 #include <vector>
 
-enum NvNeed : unsigned { NvNeedLoops = 1, NvNeedScev = 2, NvNeedDomTree = 4 };
+// NvChangesCFG: the pass may add blocks and change edges (then nothing is kept when it changed
+// the IR; otherwise the CFG analyses are).
+enum NvNeed : unsigned { NvNeedLoops = 1, NvNeedScev = 2, NvNeedDomTree = 4, NvChangesCFG = 8 };
 
 // What a wrapper obtained for one function (null where the pass does not need it).
 struct NvAnalyses {
@@ -49,6 +52,8 @@ template <typename Traits> struct NvNewPMPass : llvm::PassInfoMixin<NvNewPMPass<
                  AM.getResult<llvm::OptimizationRemarkEmitterAnalysis>(F)};
     if (!Traits::run(F, A, Arg))
       return llvm::PreservedAnalyses::all();
+    if (N & NvChangesCFG)
+      return llvm::PreservedAnalyses::none();
     llvm::PreservedAnalyses PA;
     PA.preserveSet<llvm::CFGAnalyses>();
     return PA;
@@ -73,7 +78,8 @@ public:
       AU.addRequired<llvm::ScalarEvolutionWrapperPass>();
     if (Traits::Needs & NvNeedDomTree)
       AU.addRequired<llvm::DominatorTreeWrapperPass>();
-    AU.setPreservesCFG();
+    if (!(Traits::Needs & NvChangesCFG))
+      AU.setPreservesCFG();
     // No wrapped pass touches allocas: where one runs after llc's stack-protector (nv-remat,
     // after nvptx-lower-aggr-copies), instruction selection must still find its result, as it
     // does after NVPTX's own passes there (lower-aggr-copies, alloca-hoisting).

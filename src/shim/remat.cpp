@@ -15,7 +15,8 @@ extern "C" bool nvopt_remat_run_function(LLVMValueRef F, const void *LI, void *O
 namespace {
 
 struct Remat {
-  static constexpr unsigned Needs = NvNeedLoops;
+  // The loop de-rotation (src/remat/derotate.rs) adds a block and changes edges.
+  static constexpr unsigned Needs = NvNeedLoops | NvChangesCFG;
   static constexpr uint32_t LegacyArg = 0;
   static constexpr const char *Description = "Register rematerialization on IR (nvopt)";
   static const char *name(uint32_t) { return "nv-remat"; }
