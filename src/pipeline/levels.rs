@@ -49,6 +49,12 @@
 //! the end of O1-O3's function pipeline (src/texture_unroll_guard: `.pragma "nounroll"` on short
 //! loops whose full unrolling would let ptxas hoist texture fetches out of the enclosing loop
 //! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table).
+//! One removal: O1-O3's `load-store-vectorizer` runs only with `-nv-opt-load-store-vectorizer`:
+//! llc -O1..-O3 runs LLVM's NVPTX GPU Load and Store Vectorizer itself, after its own
+//! infer-address-spaces, so the opt-side run (cicc's table) changed one SASS instruction on the
+//! bench while costing a fifth of nvopt's opt time there (the pathological IV kernel) and, by
+//! vectorizing shared loads early, two to five registers on cuda-samples' bisect kernels. The
+//! fast-compile levels keep theirs (their llc runs at -O0, without the vectorizer).
 
 /// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
@@ -201,7 +207,7 @@ function
   slp-vectorizer ? T2 nv-loop-vectorize
   @ic
   infer-alignment
-  load-store-vectorizer
+  load-store-vectorizer ? nv-opt-load-store-vectorizer
   @ic
   @scfg:1:r
   nv-texture-unroll-guard

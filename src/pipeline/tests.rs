@@ -208,11 +208,11 @@ fn array_alignment_slots_by_level_and_knob() {
     };
     let (local, global) = ("nv:set-local-array-alignment", "nv:set-global-array-alignment");
     for l in [Level::O1, Level::O2, Level::O3] {
-        let b = built(l, |_| {});
+        let b = built(l, |k| k.set(K::nv_opt_load_store_vectorizer, 1));
         assert_eq!(status(&b, local), [Status::Runs], "{l:?}");
         assert_eq!(status(&b, global), [Status::Runs], "{l:?}");
         // Global first (module), then local in the function adaptor, then infer-alignment
-        // before the load-store vectorizer.
+        // before the load-store vectorizer (cicc's table; by default llc vectorizes).
         let t = &b.text;
         let (g, lo) = (
             t.find("nv-set-global-array-alignment,function(").unwrap(),
@@ -245,4 +245,17 @@ fn array_alignment_slots_by_level_and_knob() {
         [Status::Off("!nv-disable-set-global-array-alignment".into())]
     );
     assert!(!global_off.text.contains("nv-set-global") && global_off.text.contains("nv-set-local"));
+}
+
+#[test]
+fn opt_side_load_store_vectorizer_only_on_request_at_o1_to_o3() {
+    for l in [Level::O1, Level::O2, Level::O3] {
+        assert!(!text(l).contains("load-store-vectorizer"), "{l:?}");
+        let cicc = built(l, |k| k.set(K::nv_opt_load_store_vectorizer, 1)).text;
+        assert!(cicc.contains("infer-alignment,load-store-vectorizer"), "{l:?}");
+    }
+    // The fast-compile levels' llc runs at -O0, without the vectorizer: theirs stays.
+    for l in [Level::Ofcmid, Level::Ofcmin] {
+        assert!(text(l).contains("load-store-vectorizer"), "{l:?}");
+    }
 }
