@@ -22,6 +22,14 @@ extern "C" {
     fn nvopt_loop_add_property(l: *const c_void, name: *const std::ffi::c_char);
 }
 
+/// The `llvm.loop` properties that decide a loop's unrolling.
+const UNROLL_PROPERTIES: &[&CStr] = &[
+    c"llvm.loop.unroll.disable",
+    c"llvm.loop.unroll.full",
+    c"llvm.loop.unroll.count",
+    c"llvm.loop.unroll.enable",
+];
+
 /// One loop of a LoopInfo the shim handed over; valid while that analysis is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Loop(*const c_void);
@@ -88,6 +96,13 @@ impl Loop {
     pub fn has_property(self, name: &CStr) -> bool {
         // SAFETY: as for header(); name is NUL-terminated.
         unsafe { nvopt_loop_has_property(self.0, name.as_ptr()) }
+    }
+
+    /// Whether the loop's `llvm.loop` metadata already says how to unroll it: a user pragma
+    /// (`#pragma unroll`, `#pragma unroll N`, `#pragma unroll 1`) or another pass's mark
+    /// (`llvm.loop.unroll.disable`, `.full`, `.count` or `.enable`).
+    pub fn unroll_decided(self) -> bool {
+        UNROLL_PROPERTIES.iter().any(|p| self.has_property(p))
     }
 
     /// Adds the property `!{!"name"}` to the loop's `llvm.loop` metadata, keeping the others.

@@ -260,12 +260,17 @@ fn live_ins(g: &Graph) -> Vec<ValueSet> {
 /// The largest pressure inside block `b` given what is live out of it, and the registers live
 /// at its top (after its PHIs).
 fn walk_block(g: &Graph, b: usize, out: ValueSet) -> (Units, Units) {
-    let block = &g.blocks[b];
+    walk(g, b, out, None)
+}
+
+/// The walk of [`walk_block`] from the bottom of block `b` up; with `born = Some((v, k))`, value
+/// `v` is taken as defined right before instruction `k` (not live above it).
+fn walk(g: &Graph, b: usize, out: ValueSet, born: Option<(usize, usize)>) -> (Units, Units) {
     let w = &g.weights;
     let mut live = out;
     let mut cur = live.weight(w);
     let mut max = cur;
-    for i in block.insts.iter().rev() {
+    for (k, i) in g.blocks[b].insts.iter().enumerate().rev() {
         if let Some(d) = i.def {
             if live.contains(d) {
                 live.remove(d);
@@ -282,6 +287,10 @@ fn walk_block(g: &Graph, b: usize, out: ValueSet) -> (Units, Units) {
             }
         }
         max = upper(max, cur);
+        if let Some((v, _)) = born.filter(|&(v, first)| k == first && live.contains(v)) {
+            live.remove(v);
+            cur = sub(cur, w[v]);
+        }
     }
     (max, cur)
 }
@@ -291,37 +300,12 @@ fn walk_block(g: &Graph, b: usize, out: ValueSet) -> (Units, Units) {
 /// one there (nv-remat's clone for a use in `b`): what a rematerialization of `v` leaves of the
 /// block's peak.
 pub fn block_max_if_local(g: &Graph, p: &Pressure, b: usize, v: usize) -> u32 {
-    let block = &g.blocks[b];
-    let w = &g.weights;
-    let Some(first) = block.insts.iter().position(|i| i.uses.contains(&v)) else {
+    let Some(first) = g.blocks[b].insts.iter().position(|i| i.uses.contains(&v)) else {
         return p.block_max[b].regs;
     };
-    let mut live = live_out(g, b, &p.live_in);
-    live.remove(v);
-    let mut cur = live.weight(w);
-    let mut max = cur;
-    for (k, i) in block.insts.iter().enumerate().rev() {
-        if let Some(d) = i.def {
-            if live.contains(d) {
-                live.remove(d);
-            } else {
-                max = upper(max, cur.add(w[d]));
-                cur = cur.add(w[d]);
-            }
-            cur = sub(cur, w[d]);
-        }
-        for &u in &i.uses {
-            if live.insert(u) {
-                cur = cur.add(w[u]);
-            }
-        }
-        max = upper(max, cur);
-        if k == first {
-            live.remove(v);
-            cur = sub(cur, w[v]);
-        }
-    }
-    max.regs
+    let mut out = live_out(g, b, &p.live_in);
+    out.remove(v);
+    walk(g, b, out, Some((v, first))).0.regs
 }
 
 fn upper(a: Units, b: Units) -> Units {

@@ -15,14 +15,6 @@ use std::ffi::{c_void, CStr};
 
 const REMARK_PASS: &CStr = c"nv-shuffle-loop-unroll";
 const UNROLL_DISABLE: &CStr = c"llvm.loop.unroll.disable";
-/// `llvm.loop` properties that already decide a loop's unrolling (the user's pragmas, and
-/// nv-local-array-unroll's `full`).
-const DECIDED: &[&CStr] = &[
-    c"llvm.loop.unroll.disable",
-    c"llvm.loop.unroll.full",
-    c"llvm.loop.unroll.count",
-    c"llvm.loop.unroll.enable",
-];
 
 /// The rule's model of function `f`, and its loops.
 ///
@@ -35,7 +27,7 @@ unsafe fn read(f: LLVMValueRef, li: *const c_void) -> (Vec<Loop>, Model) {
         .iter()
         .map(|l| LoopFacts {
             parent: l.parent().and_then(index),
-            unroll_decided: DECIDED.iter().any(|p| l.has_property(p)),
+            unroll_decided: l.unroll_decided(),
         })
         .collect();
     let shuffles = ir::function_instructions(ir::function(f))

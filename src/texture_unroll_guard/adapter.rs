@@ -25,13 +25,6 @@ use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-texture-unroll-guard";
 const UNROLL_DISABLE: &CStr = c"llvm.loop.unroll.disable";
-/// The user's unroll pragmas (`#pragma unroll`, `#pragma unroll N`, `#pragma unroll 1`).
-const USER_PRAGMAS: &[&CStr] = &[
-    c"llvm.loop.unroll.disable",
-    c"llvm.loop.unroll.count",
-    c"llvm.loop.unroll.full",
-    c"llvm.loop.unroll.enable",
-];
 /// NVVM intrinsics that fetch from a texture (read-only for the kernel's whole run).
 const FETCH_INTRINSICS: &[&str] = &["llvm.nvvm.tex.", "llvm.nvvm.tld4."];
 /// PTX instructions that fetch from a texture, as inline asm begins with them (clang's
@@ -159,7 +152,7 @@ unsafe fn read(f: inkwell::values::FunctionValue, li: *const c_void, se: *mut c_
         let mut facts = LoopFacts {
             nested: l.parent().is_some(),
             trip_count: None,
-            user_pragma: USER_PRAGMAS.iter().any(|p| l.has_property(p)),
+            user_pragma: l.unroll_decided(),
             hoistable_regs: 0,
         };
         let mut first_fetch = None;
