@@ -12,6 +12,14 @@ pub fn add(pass: &str, what: &'static str, n: u64) {
     *c.entry((pass.to_string(), what)).or_insert(0) += n;
 }
 
+/// Adds `n` to the counter `what` of pass `pass` when it is not 0 (a counter that never moved
+/// is not printed).
+pub fn add_nonzero(pass: &str, what: &'static str, n: u64) {
+    if n > 0 {
+        add(pass, what, n);
+    }
+}
+
 /// Renders the counters like LLVM's `-stats`.
 pub fn render(counters: &BTreeMap<(String, &'static str), u64>) -> String {
     let rule = "===-------------------------------------------------------------------------===";

@@ -155,11 +155,7 @@ fn limits(k: &Knobs) -> Limits {
 const PASS: &str = "nv-coalesce";
 
 fn record(out: &plan::Outcome) {
-    let add = |what: &'static str, n: u64| {
-        if n > 0 {
-            crate::stats::add(PASS, what, n)
-        }
-    };
+    let add = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
     let total = |m: &std::collections::HashMap<Origin, u64>| m.values().sum::<u64>();
     add("copies seen", total(&out.seen));
     for o in Origin::ALL {

@@ -392,9 +392,7 @@ fn record(out: &plan::Outcome) {
         ("operand definitions sunk below the PHI's last use", out.sunk),
         ("interfering operands left as they are", out.left),
     ] {
-        if n > 0 {
-            crate::stats::add(PASS, what, n);
-        }
+        crate::stats::add_nonzero(PASS, what, n);
     }
 }
 

@@ -358,11 +358,7 @@ unsafe fn elements(t: LLVMTypeRef) -> u64 {
 }
 
 fn record(verdicts: &[Verdict], marked: u64) {
-    let stat = |what: &'static str, n: u64| {
-        if n > 0 {
-            crate::stats::add(PASS, what, n)
-        }
-    };
+    let stat = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
     let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count() as u64;
     stat("loops marked llvm.loop.unroll.full", marked);
     stat(

@@ -54,20 +54,10 @@ fn is_runtime_mask_shuffle(i: InstructionValue) -> bool {
 }
 
 fn record(p: &Plan) {
-    if !p.keep_rolled.is_empty() {
-        crate::stats::add(
-            PASS,
-            "loops kept rolled: warp shuffle with a run-time mask",
-            p.keep_rolled.len() as u64,
-        );
-    }
-    if !p.decided.is_empty() {
-        crate::stats::add(
-            PASS,
-            "loops left to their unroll pragma or mark",
-            p.decided.len() as u64,
-        );
-    }
+    let n = |s: &std::collections::BTreeSet<usize>| s.len() as u64;
+    let what = "loops kept rolled: warp shuffle with a run-time mask";
+    crate::stats::add_nonzero(PASS, what, n(&p.keep_rolled));
+    crate::stats::add_nonzero(PASS, "loops left to their unroll pragma or mark", n(&p.decided));
 }
 
 fn remark(remarks: &Remarks, lps: &[Loop], p: &Plan) {

@@ -191,11 +191,7 @@ unsafe fn read(f: inkwell::values::FunctionValue, li: *const c_void, se: *mut c_
 }
 
 fn record(verdicts: &[Verdict], marked: u64) {
-    let stat = |what: &'static str, n: u64| {
-        if n > 0 {
-            crate::stats::add(PASS, what, n)
-        }
-    };
+    let stat = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
     let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count() as u64;
     stat("loops marked llvm.loop.unroll.disable", marked);
     stat(
