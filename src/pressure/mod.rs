@@ -329,13 +329,25 @@ pub fn estimate(g: &Graph) -> Pressure {
     Pressure { live_in, entry, block_max }
 }
 
+/// Builders of graphs for the tests of this module and of its users (nv-remat's planner).
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub mod fixtures {
+    use super::{Block, Inst};
 
-    fn inst(def: Option<usize>, uses: &[usize]) -> Inst {
+    pub fn inst(def: Option<usize>, uses: &[usize]) -> Inst {
         Inst { def, uses: uses.to_vec() }
     }
+
+    /// A block without PHIs.
+    pub fn block(succs: &[usize], insts: Vec<Inst>) -> Block {
+        Block { succs: succs.to_vec(), phis: vec![], insts }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{block, inst};
+    use super::*;
 
     #[test]
     fn units_by_type() {
@@ -353,11 +365,10 @@ mod tests {
     fn straight_line_counts_overlap_only() {
         // v0 (i64, an argument); v1 = f(v0); v2 = g(v1); use v2: v0 dies where v1 is made.
         let g = Graph {
-            blocks: vec![Block {
-                succs: vec![],
-                phis: vec![],
-                insts: vec![inst(Some(1), &[0]), inst(Some(2), &[1]), inst(None, &[2])],
-            }],
+            blocks: vec![block(
+                &[],
+                vec![inst(Some(1), &[0]), inst(Some(2), &[1]), inst(None, &[2])],
+            )],
             weights: vec![Units::scalar(64), Units::scalar(32), Units::scalar(32)],
         };
         let p = estimate(&g);
@@ -373,17 +384,13 @@ mod tests {
         // br b1 or b2) ; b2: use v1.
         let g = Graph {
             blocks: vec![
-                Block {
-                    succs: vec![1],
-                    phis: vec![],
-                    insts: vec![inst(Some(0), &[]), inst(Some(1), &[])],
-                },
+                block(&[1], vec![inst(Some(0), &[]), inst(Some(1), &[])]),
                 Block {
                     succs: vec![1, 2],
                     phis: vec![Phi { def: 2, incoming: vec![(0, None), (1, Some(3))] }],
                     insts: vec![inst(Some(3), &[2, 0]), inst(None, &[3])],
                 },
-                Block { succs: vec![], phis: vec![], insts: vec![inst(None, &[1])] },
+                block(&[], vec![inst(None, &[1])]),
             ],
             weights: vec![Units::scalar(32); 4],
         };
@@ -409,21 +416,16 @@ mod tests {
             let first = if late { inst(Some(2), &[0]) } else { inst(Some(2), &[1]) };
             Graph {
                 blocks: vec![
-                    Block {
-                        succs: vec![1],
-                        phis: vec![],
-                        insts: vec![inst(Some(0), &[]), inst(Some(1), &[])],
-                    },
-                    Block {
-                        succs: vec![],
-                        phis: vec![],
-                        insts: vec![
+                    block(&[1], vec![inst(Some(0), &[]), inst(Some(1), &[])]),
+                    block(
+                        &[],
+                        vec![
                             first,
                             inst(Some(3), &[2, 0]),
                             inst(Some(4), &[3]),
                             inst(None, &[4, 1]),
                         ],
-                    },
+                    ),
                 ],
                 weights: vec![Units::scalar(32); 5],
             }
@@ -445,11 +447,10 @@ mod tests {
     #[test]
     fn unused_results_still_take_a_register() {
         let g = Graph {
-            blocks: vec![Block {
-                succs: vec![],
-                phis: vec![],
-                insts: vec![inst(Some(0), &[]), inst(Some(1), &[]), inst(None, &[0])],
-            }],
+            blocks: vec![block(
+                &[],
+                vec![inst(Some(0), &[]), inst(Some(1), &[]), inst(None, &[0])],
+            )],
             weights: vec![Units::scalar(32), Units::scalar(64)],
         };
         assert_eq!(estimate(&g).block_max[0].regs, 3);
@@ -458,11 +459,10 @@ mod tests {
     #[test]
     fn predicates_count_apart() {
         let g = Graph {
-            blocks: vec![Block {
-                succs: vec![],
-                phis: vec![],
-                insts: vec![inst(Some(0), &[]), inst(Some(1), &[]), inst(None, &[0, 1])],
-            }],
+            blocks: vec![block(
+                &[],
+                vec![inst(Some(0), &[]), inst(Some(1), &[]), inst(None, &[0, 1])],
+            )],
             weights: vec![Units::scalar(1), Units::scalar(32)],
         };
         assert_eq!(estimate(&g).max(), Units { regs: 1, preds: 1 });

@@ -298,6 +298,7 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pressure::fixtures::{block, inst};
     use crate::pressure::{Block, Inst, Phi, Units};
 
     fn node(block: Option<usize>, kind: Kind, operands: &[usize], sites: &[usize]) -> Node {
@@ -313,7 +314,6 @@ mod tests {
     /// exit (b2): uses v2 and v3.
     /// v0 is a kernel parameter. Pressure in the loop: v2, v3, v4..v7 (+ v8 per iteration).
     fn model(v2_kind: Kind) -> Model {
-        let inst = |def: Option<usize>, uses: &[usize]| Inst { def, uses: uses.to_vec() };
         let phis = (4..8)
             .map(|d| Phi { def: d, incoming: vec![(0, None), (1, Some(d + 5))] })
             .collect::<Vec<_>>();
@@ -322,13 +322,9 @@ mod tests {
         loop_insts.push(inst(None, &[8]));
         let graph = Graph {
             blocks: vec![
-                Block {
-                    succs: vec![1],
-                    phis: vec![],
-                    insts: vec![inst(Some(1), &[]), inst(Some(2), &[1]), inst(Some(3), &[0])],
-                },
+                block(&[1], vec![inst(Some(1), &[]), inst(Some(2), &[1]), inst(Some(3), &[0])]),
                 Block { succs: vec![1, 2], phis, insts: loop_insts },
-                Block { succs: vec![], phis: vec![], insts: vec![inst(None, &[2, 3, 0])] },
+                block(&[], vec![inst(None, &[2, 3, 0])]),
             ],
             weights: vec![Units::scalar(32); 13],
         };
@@ -421,27 +417,20 @@ mod tests {
         // b0: v0 = tid (cheap), v1 = load (fixed) -> b1 (a loop): use v0; v2 = f(v1);
         // v3 = g(v2, v1); use v3; use v0 -> b1 or b2. v0 is read at the top and the end of the
         // loop: its clone there would be live through the loop's peak.
-        let inst =
-            |def: Option<usize>, uses: &[usize]| crate::pressure::Inst { def, uses: uses.to_vec() };
         let graph = Graph {
             blocks: vec![
-                Block {
-                    succs: vec![1],
-                    phis: vec![],
-                    insts: vec![inst(Some(0), &[]), inst(Some(1), &[])],
-                },
-                Block {
-                    succs: vec![1, 2],
-                    phis: vec![],
-                    insts: vec![
+                block(&[1], vec![inst(Some(0), &[]), inst(Some(1), &[])]),
+                block(
+                    &[1, 2],
+                    vec![
                         inst(None, &[0]),
                         inst(Some(2), &[1]),
                         inst(Some(3), &[2, 1]),
                         inst(None, &[3]),
                         inst(None, &[0]),
                     ],
-                },
-                Block { succs: vec![], phis: vec![], insts: vec![] },
+                ),
+                block(&[], vec![]),
             ],
             weights: vec![Units::scalar(32); 4],
         };
