@@ -30,6 +30,12 @@ extern "C" {
     fn nvopt_shim_loaded_libraries(cb: extern "C" fn(*const c_char, *mut c_void), ctx: *mut c_void);
     fn nvopt_shim_pass_known(pass_builder: *mut c_void, name: *const u8, len: usize) -> bool;
     fn nvopt_shim_register_pass_builder(pass_builder: *mut c_void);
+    fn nvopt_shim_default_llvm_option(
+        name: *const u8,
+        name_len: usize,
+        value: *const u8,
+        value_len: usize,
+    ) -> i32;
 }
 
 /// A borrowed string crossing the boundary: pointer and length, not NUL-terminated
@@ -132,6 +138,33 @@ pub fn loaded_libraries() -> Vec<String> {
 /// `pass_builder` is a live `llvm::PassBuilder*`.
 pub unsafe fn pass_known(pass_builder: *mut c_void, name: &str) -> bool {
     nvopt_shim_pass_known(pass_builder, name.as_ptr(), name.len())
+}
+
+/// What became of a default given to one of LLVM's own options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LlvmOption {
+    /// The option now has the value.
+    Set,
+    /// The command line (or an earlier default) already gave it a value, which stays.
+    Given,
+    /// No option of that name is registered in this process.
+    Unknown,
+    /// LLVM rejected the value.
+    Rejected,
+}
+
+/// Gives LLVM's option `name` the value `value` unless it already has one.
+pub fn default_llvm_option(name: &str, value: &str) -> LlvmOption {
+    // SAFETY: both strings are valid for the call; the shim copies what it keeps.
+    let rc = unsafe {
+        nvopt_shim_default_llvm_option(name.as_ptr(), name.len(), value.as_ptr(), value.len())
+    };
+    match rc {
+        0 => LlvmOption::Set,
+        1 => LlvmOption::Given,
+        2 => LlvmOption::Unknown,
+        _ => LlvmOption::Rejected,
+    }
 }
 
 /// Registers the `nvopt<LEVEL>` pipeline element with a PassBuilder.

@@ -195,6 +195,8 @@ knob_table! {
     nv_local_array_unroll_max_factor: int("nv-local-array-unroll-max-factor", 6, 1, 1_000, "nv-local-array-unroll: cap of the multiplier (the array's element count) of the base bound; cicc caps it at 6", "nv-local-array-unroll size bound"),
     // --- nv-shuffle-loop-unroll: loops with run-time-mask warp shuffles stay rolled (src/shuffle_loop_unroll) ---
     nv_disable_shuffle_loop_unroll: flag("nv-disable-shuffle-loop-unroll", false, "Skip the nv-shuffle-loop-unroll slot (O2/O3, before the first loop-unroll), which keeps rolled the loops holding a warp shuffle whose member mask is a run-time value (ptxas copies the mask into a register per shuffle)", "nv-shuffle-loop-unroll"),
+    // --- the unroller's partial and runtime count (src/pipeline/llvm_options.rs) ---
+    nv_unroll_max_count: int("nv-unroll-max-count", 4, 0, 1_000_000, "nvopt<O2|O3>: largest count of partial and runtime unrolling, set as LLVM's -unroll-max-count unless the command line gives that option (nvcc runtime-unrolls by 4 where LLVM's default is 8; 0: LLVM's own count)", "loop-unroll partial and runtime count"),
     // --- nv-texture-unroll-guard: ptxas's unroll-then-hoist of texture fetches (src/texture_unroll_guard) ---
     nv_disable_texture_unroll_guard: flag("nv-disable-texture-unroll-guard", false, "Skip the nv-texture-unroll-guard slot (O1-O3, the end of the function pipeline)", "nv-texture-unroll-guard"),
     nv_texture_unroll_guard_max_trip: int("nv-texture-unroll-guard-max-trip", 32, 2, 1_000_000, "nv-texture-unroll-guard: largest constant trip count of a loop the guard considers (ptxas fully unrolls 32-trip loops of 4 texture fetches, measured); longer loops are left to ptxas", "nv-texture-unroll-guard loops"),

@@ -98,6 +98,7 @@
 //! once.
 mod exports;
 mod levels;
+pub mod llvm_options;
 mod report;
 pub mod slots;
 mod table;
@@ -255,8 +256,14 @@ pub fn build_element(
     let has_nvptx = has_nvptx();
     let ctx = Context::new(level, Knobs::current(), has_nvptx);
     let built = build(&ctx)?;
+    let options_set = llvm_options::apply(level, &ctx.knobs);
     // The PassBuilder parses an element twice (once to classify it, once for real): report once.
     if first_time(element) {
+        crate::stats::add_nonzero(
+            &format!("nvopt<{}>", level.name()),
+            "LLVM options set",
+            options_set as u64,
+        );
         if !has_nvptx {
             warn_no_nvptx_once();
         }

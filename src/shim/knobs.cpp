@@ -85,3 +85,22 @@ extern "C" void nvopt_shim_knob_values(long long *Out, size_t N) {
     Out[Idx] = nvopt_shim_knob_value(static_cast<unsigned>(Idx));
   }
 }
+
+// What became of a default given to one of LLVM's options (codes shared with Rust:
+// LlvmOption in src/ffi.rs).
+enum DefaultOptionResult : int { OptionSet = 0, OptionGiven = 1, OptionUnknown = 2, OptionRejected = 3 };
+
+// Gives LLVM's own option `Name` the value `Value` unless it already has one from the command
+// line (or an earlier call). Which option and value: Rust (src/pipeline/llvm_options.rs).
+extern "C" int nvopt_shim_default_llvm_option(const char *Name, size_t NameLen, const char *Value,
+                                              size_t ValueLen) {
+  StringRef N(Name, NameLen);
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find(N);
+  if (It == Opts.end())
+    return OptionUnknown;
+  cl::Option *O = It->second;
+  if (O->getNumOccurrences() > 0)
+    return OptionGiven;
+  return O->addOccurrence(0, N, StringRef(Value, ValueLen)) ? OptionRejected : OptionSet;
+}
