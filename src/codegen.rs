@@ -30,6 +30,8 @@
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
 //!                                  nv-coalesce            (src/coalesce)  nv-disable-coalesce
+//!     machine-scheduler            machine-scheduler
+//!                                  nv-sreg-order          (src/sreg_order) nv-disable-sreg-order
 //! ```
 //!
 //! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
@@ -56,7 +58,9 @@
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
 //! - the NVPTX copy coalescer (src/coalesce; seed 002 "Register Coalescing": cicc runs its own
-//!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer.
+//!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
+//! - the launch-configuration reads first (src/sreg_order; not a cicc pass: it gives ptxas the
+//!   order nvcc's PTX has), right after the machine scheduler, which would reorder them.
 //!
 //! Nothing is inserted at `-O0` (the code generator level cicc uses at O0 and at every
 //! fast-compile level) or for non-NVPTX targets.
@@ -106,6 +110,10 @@ pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-a
 /// `machine-sink`, the last of the passes that hoist or merge invariant loads.
 pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
 
+/// Launch-configuration reads first (src/sreg_order; machine pass in src/shim/sreg_order.cpp),
+/// after `machine-scheduler`, the last pass that orders instructions within a block.
+pub const SREG_ORDER: Insertion = Insertion { pass: "nv-sreg-order", after: "machine-scheduler" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
@@ -135,6 +143,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if !knobs.nv_disable_param_opt() {
         out.push(PARAM_OPT);
+    }
+    if !knobs.nv_disable_sreg_order() {
+        out.push(SREG_ORDER);
     }
     out
 }
@@ -186,7 +197,8 @@ mod tests {
                     COALESCE,
                     CSSA,
                     REMAT,
-                    PARAM_OPT
+                    PARAM_OPT,
+                    SREG_ORDER
                 ]
             );
         }
@@ -204,6 +216,7 @@ mod tests {
         let mut k = Knobs::defaults();
         k.set(K::nv_disable_param_opt, 1);
         k.set(K::do_remat, 0);
+        k.set(K::nv_disable_sreg_order, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

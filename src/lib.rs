@@ -33,6 +33,7 @@ pub mod scev_node;
 pub mod scev_sources;
 pub mod search_budgets;
 pub mod shuffle_loop_unroll;
+pub mod sreg_order;
 pub mod stats;
 pub mod texture_unroll_guard;
 
@@ -80,6 +81,7 @@ extern "C" fn on_load() {
         cssa::adapter::register();
         remat::adapter::register();
         param_opt::adapter::register();
+        sreg_order::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();
