@@ -58,3 +58,21 @@ extern "C" __global__ void private_hist16(const unsigned *__restrict__ in, int *
   for (int k = 0; k < 32; ++k) h[in[(long)i * 32 + k] & 15] += 1;
   for (int b = 0; b < 16; ++b) out[(long)i * 16 + b] = h[b];
 }
+
+// Per-row accumulators zeroed for each row, summed over a strided loop, then read back at the
+// lane's own position: the dynamic index keeps the array an alloca until ptxas, which moves it
+// to registers only when every access has the element's width. The zeroing is a memset of the
+// whole array (the shape of llm.c's softmax_autoregressive_backward_kernel4).
+extern "C" __global__ void private_acc8_lane(const float *__restrict__ in, float *__restrict__ out,
+                                             int rows, int cols) {
+  int lane = threadIdx.x & 31;
+  for (int r = blockIdx.x; r < rows; r += gridDim.x) {
+    float acc[8] = {};
+    for (int c = lane; c < cols; c += 32) {
+      float v = in[(long)r * cols + c];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) acc[k] += v * (float)(k + 1);
+    }
+    if (lane < 8) out[(long)r * 8 + lane] = acc[lane];
+  }
+}

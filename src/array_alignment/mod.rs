@@ -48,6 +48,16 @@
 //! `infer-alignment`'s, which runs right after both slots at O1-O3 (`nv:propagate-alignment`,
 //! then again before `load-store-vectorizer`) and at the end of Ofcmid.
 //!
+//! A `memset` that zeroes a whole raised private array (`float r[8] = {}`) is replaced by stores
+//! of zero vectors of the array's element type, as wide as the new alignment allows (two
+//! `store <4 x float> zeroinitializer` for `float[8]`; src/array_alignment/local.rs). Left a
+//! memset, it would be lowered by its new alignment into 8-byte stores, and ptxas keeps an array
+//! reached by 8-byte and 4-byte accesses in local memory where it otherwise moves it to
+//! registers: llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5` (`result[8]`,
+//! read at `result[warp.thread_rank()]`) had 32-byte frames that nvcc and upstream avoid, and
+//! have none with the split. Volatile memsets, non-zero fills, memsets of part of the array and
+//! elements other than 4- and 8-byte scalars are left as they are.
+//!
 //! Where they run (cicc 13.5's slots, src/pipeline/levels.rs): `nv-set-global-array-alignment`
 //! is a module pass in `nv:set-global-array-alignment` near the end of O1-O3;
 //! `nv-set-local-array-alignment` a function pass in `nv:set-local-array-alignment`, after the
