@@ -222,6 +222,7 @@ knob_table! {
     nv_lsr_trial_growth: int("nv-lsr-trial-growth", 25, 0, 1000, "nv-lsr-trial: the least growth of the loop's pressure under LSR, in percent of the register target, that skips LSR (0: any growth over the target)", "LSR pressure-growth gate"),
     lsr_check_rp: flag("lsr-check-rp", true, "Skip LSR on loops whose estimated register pressure exceeds -lsr-rp-limit", "LSR register-pressure gate"),
     lsr_rp_limit: int("lsr-rp-limit", 60, 0, 1_000_000, "Register-pressure limit of the LSR gate, in 32-bit registers carried around the loop (header PHIs + live-in values)", "LSR register-pressure gate"),
+    nv_lsr_rp_limit_scale: flag("nv-lsr-rp-limit-scale", true, "Raise lsr-rp-limit in proportion to a kernel's register target above the default 64 (launch bounds allowing more registers); false: lsr-rp-limit as it is for every kernel, as cicc", "the LSR register-pressure gate"),
     disable_unknown_trip_lsr: flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
     lsr_skip_outer_loop: flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
     lsr_loop_level: int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),

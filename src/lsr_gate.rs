@@ -13,6 +13,8 @@
 //! llc adds immediately before LSR in the same loop pass manager). For each loop it vetoes LSR
 //! through the LLVM context's OptPassGate, the hook LSR's `skipLoop` consults, when
 //! - the loop's estimated register pressure exceeds `lsr-rp-limit` (with `lsr-check-rp`),
+//!   raised in proportion to the function's register target where launch bounds allow more
+//!   than the default 64 registers (`nv-lsr-rp-limit-scale`, nvopt's own: [`rp_limit`]),
 //! - ScalarEvolution cannot compute its backedge-taken count (`disable-unknown-trip-lsr`), or
 //! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`), or
 //! - (`nv-lsr-trial`, nvopt's own gate, checked last) LSR would push the loop over the
@@ -64,11 +66,11 @@
 //! counts (`-nv-stats`) and logs (`-nv-log-level=4`).
 //!
 //! Knobs (docs/KNOBS.md): `nv-lsr-gate` (default on; off leaves llc's LSR as upstream has it),
-//! `lsr-check-rp`, `lsr-rp-limit`, `disable-unknown-trip-lsr`, `lsr-skip-outer-loop`,
-//! `lsr-loop-level`. An explicit `-disable-lsr` removes both LSR and the gate. Host targets,
-//! `-O0` and opt are untouched (the gate is a codegen insertion for NVPTX only). cicc's other
-//! LSR knobs of that list, `disable-lsr-for-sharedmem32-ptr` and `do-lsr-64-bit` (both true),
-//! have no counterpart here.
+//! `lsr-check-rp`, `lsr-rp-limit`, `nv-lsr-rp-limit-scale`, `disable-unknown-trip-lsr`,
+//! `lsr-skip-outer-loop`, `lsr-loop-level`. An explicit `-disable-lsr` removes both LSR and the
+//! gate. Host targets, `-O0` and opt are untouched (the gate is a codegen insertion for NVPTX
+//! only). cicc's other LSR knobs of that list, `disable-lsr-for-sharedmem32-ptr` and
+//! `do-lsr-64-bit` (both true), have no counterpart here.
 //!
 //! The binary's exact formulas are unknown (research-facts.md gives only names and defaults), so
 //! two meanings are chosen here and said so:
@@ -93,6 +95,9 @@ pub struct LoopFacts {
     /// 32-bit registers carried around the loop: live into its header, its PHIs included
     /// (src/pressure).
     pub pressure: u32,
+    /// The function's register target (src/pressure/target.rs: launch bounds, `-nv-maxreg`,
+    /// else 64).
+    pub target: u32,
 }
 
 /// The gate knobs' values.
@@ -100,6 +105,7 @@ pub struct LoopFacts {
 pub struct Gates {
     pub check_rp: bool,
     pub rp_limit: u32,
+    pub rp_limit_scales: bool,
     pub skip_unknown_trip: bool,
     pub skip_outer_loop: bool,
     pub loop_level: u32,
@@ -112,6 +118,7 @@ impl Gates {
         Gates {
             check_rp: k.lsr_check_rp(),
             rp_limit: k.lsr_rp_limit().max(0) as u32,
+            rp_limit_scales: k.nv_lsr_rp_limit_scale(),
             skip_unknown_trip: k.disable_unknown_trip_lsr(),
             skip_outer_loop: k.lsr_skip_outer_loop(),
             loop_level: k.lsr_loop_level().max(1) as u32,
@@ -144,13 +151,29 @@ impl Decision {
     }
 }
 
+/// The pressure above which the register-pressure gate skips LSR: `lsr-rp-limit`, raised in
+/// proportion to a register target above the default one (`nv-lsr-rp-limit-scale`): cicc's 60
+/// is set for the default 64-register budget, and a kernel whose launch bounds allow 128
+/// registers has twice the room for LSR's extra IVs (llm.c's `trimul_global<matmul_tri3>`,
+/// `__launch_bounds__(256, 2)`: a loop at pressure 80 kept without LSR, 8 bytes of stack and 4
+/// of spills at 128 registers; with LSR none, as nvcc). Targets at or below the default keep
+/// `lsr-rp-limit` as it is.
+pub fn rp_limit(g: &Gates, target: u32) -> u32 {
+    let default = crate::pressure::target::DEFAULT_TARGET;
+    if g.rp_limit_scales && target > default {
+        (g.rp_limit as u64 * target as u64 / default as u64) as u32
+    } else {
+        g.rp_limit
+    }
+}
+
 /// Whether LSR may run on a loop. The gates are checked cheapest first.
 pub fn decide(f: &LoopFacts, g: &Gates) -> Decision {
     if g.skip_outer_loop && f.level > g.loop_level {
         Decision::SkipOuterLoop
     } else if g.skip_unknown_trip && !f.trip_count_known {
         Decision::SkipUnknownTrip
-    } else if g.check_rp && f.pressure > g.rp_limit {
+    } else if g.check_rp && f.pressure > rp_limit(g, f.target) {
         Decision::SkipRegisterPressure
     } else {
         Decision::Run
@@ -263,6 +286,11 @@ unsafe fn read(c: &CLoopFacts) -> LoopFacts {
         level: c.level,
         trip_count_known: c.trip_count_known,
         pressure: crate::pressure::carried(crate::ir::function(c.function_value), c.header_block),
+        target: crate::pressure::target::for_function(
+            crate::ir::function(c.function_value),
+            &Knobs::current(),
+        )
+        .regs,
     }
 }
 
@@ -326,7 +354,7 @@ mod tests {
     }
 
     fn innermost(pressure: u32) -> LoopFacts {
-        LoopFacts { level: 1, trip_count_known: true, pressure }
+        LoopFacts { level: 1, trip_count_known: true, pressure, target: 64 }
     }
 
     #[test]
@@ -337,6 +365,7 @@ mod tests {
             Gates {
                 check_rp: true,
                 rp_limit: 60,
+                rp_limit_scales: true,
                 skip_unknown_trip: true,
                 skip_outer_loop: true,
                 loop_level: 1,
@@ -363,6 +392,25 @@ mod tests {
     }
 
     #[test]
+    fn the_pressure_limit_grows_with_a_target_above_the_default_only() {
+        let g = gates();
+        // trimul_global<matmul_tri3>: pressure 80 under __launch_bounds__(256, 2), target 128.
+        let lb = LoopFacts { target: 128, ..innermost(80) };
+        assert_eq!(rp_limit(&g, 128), 120);
+        assert_eq!(decide(&lb, &g), Decision::Run);
+        assert_eq!(
+            decide(&lb, &Gates { rp_limit_scales: false, ..g }),
+            Decision::SkipRegisterPressure
+        );
+        // Under a cap the limit stays lsr-rp-limit.
+        assert_eq!(rp_limit(&g, 32), 60);
+        assert_eq!(
+            decide(&LoopFacts { target: 32, ..innermost(61) }, &g),
+            Decision::SkipRegisterPressure
+        );
+    }
+
+    #[test]
     fn unknown_trip_count_skips_unless_disabled() {
         let g = gates();
         let f = LoopFacts { trip_count_known: false, ..innermost(4) };
@@ -381,7 +429,7 @@ mod tests {
 
     #[test]
     fn outer_gate_is_checked_first() {
-        let f = LoopFacts { level: 3, trip_count_known: false, pressure: 100 };
+        let f = LoopFacts { level: 3, trip_count_known: false, pressure: 100, target: 64 };
         assert_eq!(decide(&f, &gates()), Decision::SkipOuterLoop);
         let f = LoopFacts { level: 1, ..f };
         assert_eq!(decide(&f, &gates()), Decision::SkipUnknownTrip);
