@@ -111,26 +111,16 @@ pub fn judge(before: &Region, after: &Region, dataflow: bool) -> Verdict {
     }
 }
 
-/// The name of the function a call calls directly ("" otherwise).
-fn callee_name(call: LLVMValueRef) -> String {
-    // SAFETY: a live call instruction.
-    let callee = unsafe { LLVMGetCalledValue(call) };
-    // SAFETY: as above; the callee is a live value.
-    if callee.is_null() || unsafe { LLVMIsAFunction(callee) }.is_null() {
-        return String::new();
-    }
-    ir::name(callee)
-}
-
 fn is_barrier(i: InstructionValue) -> bool {
     i.get_opcode() == InstructionOpcode::Call
-        && BARRIER_PREFIXES.iter().any(|p| callee_name(ir::raw(i)).starts_with(p))
+        && BARRIER_PREFIXES.iter().any(|p| ir::callee_name(ir::raw(i)).starts_with(p))
 }
 
 /// A plain `__syncthreads()`: a void call of a removable barrier with barrier id 0.
 fn is_removable(i: InstructionValue) -> bool {
     let raw = ir::raw(i);
-    if i.get_opcode() != InstructionOpcode::Call || !REMOVABLE.contains(&callee_name(raw).as_str())
+    if i.get_opcode() != InstructionOpcode::Call
+        || !REMOVABLE.contains(&ir::callee_name(raw).as_str())
     {
         return false;
     }

@@ -195,16 +195,10 @@ unsafe fn zeroing_memset_len(call: LLVMValueRef, ptr: LLVMValueRef) -> Option<u6
     if !ir::is(call, LLVMOpcode::LLVMCall) || LLVMGetNumArgOperands(call) != 4 {
         return None;
     }
-    let callee = LLVMGetCalledValue(call);
-    let mut len = 0;
-    let name = LLVMGetValueName2(callee, &mut len);
-    let name = std::slice::from_raw_parts(name.cast::<u8>(), len);
+    let name = ir::callee_name(call);
     let zero_fill = ir::const_u64(LLVMGetOperand(call, 1)) == Some(0);
     let volatile = ir::const_u64(LLVMGetOperand(call, 3)) != Some(0);
-    if !name.starts_with(b"llvm.memset.")
-        || LLVMGetOperand(call, 0) != ptr
-        || !zero_fill
-        || volatile
+    if !name.starts_with("llvm.memset.") || LLVMGetOperand(call, 0) != ptr || !zero_fill || volatile
     {
         return None;
     }

@@ -157,6 +157,18 @@ pub fn name(v: LLVMValueRef) -> String {
     }
 }
 
+/// The name of the function a call calls directly ("" for an indirect call or inline asm).
+pub fn callee_name(call: LLVMValueRef) -> String {
+    // SAFETY: a live call instruction; its called operand is a live value.
+    unsafe {
+        let callee = LLVMGetCalledValue(call);
+        if callee.is_null() || LLVMIsAFunction(callee).is_null() {
+            return String::new();
+        }
+        name(callee)
+    }
+}
+
 extern "C" {
     fn nvopt_ir_insertion_point_after_def(
         i: LLVMValueRef,

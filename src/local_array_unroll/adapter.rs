@@ -162,7 +162,7 @@ impl Reader {
             LLVMOpcode::LLVMLoad => Use::Access(Some(BTreeSet::new())),
             LLVMOpcode::LLVMStore if k == 1 => Use::Access(Some(BTreeSet::new())),
             LLVMOpcode::LLVMCall => {
-                let name = callee_name(user);
+                let name = ir::callee_name(user);
                 if MARKERS.iter().any(|p| name.starts_with(p)) {
                     Use::Marker
                 } else if MEM_INTRINSICS.iter().any(|p| name.starts_with(p)) && k < 2 {
@@ -307,7 +307,7 @@ fn costs(i: InstructionValue) -> bool {
     match i.get_opcode() {
         InstructionOpcode::Phi => false,
         InstructionOpcode::Call => {
-            let name = callee_name(ir::raw(i));
+            let name = ir::callee_name(ir::raw(i));
             !FREE_INTRINSICS.iter().any(|p| name.starts_with(p))
         }
         _ => true,
@@ -318,19 +318,9 @@ fn costs(i: InstructionValue) -> bool {
 fn pure_intrinsic(call: LLVMValueRef) -> bool {
     // SAFETY: a live call instruction.
     let i = unsafe { InstructionValue::new(call) };
-    callee_name(call).starts_with("llvm.")
+    ir::callee_name(call).starts_with("llvm.")
         && !crate::ir::facts::may_read_or_write_memory(i)
         && !crate::ir::facts::may_have_side_effects(i)
-}
-
-/// The name of a call's direct callee ("" for an indirect call).
-fn callee_name(call: LLVMValueRef) -> String {
-    // SAFETY: a live call instruction.
-    let callee = unsafe { LLVMGetCalledValue(call) };
-    if callee.is_null() || unsafe { LLVMIsAFunction(callee).is_null() } {
-        return String::new();
-    }
-    ir::name(callee)
 }
 
 /// An alloca whose element count is a constant (a static, fixed-size private array).

@@ -259,18 +259,13 @@ pub fn build_element(
     let options_set = llvm_options::apply(level, &ctx.knobs);
     // The PassBuilder parses an element twice (once to classify it, once for real): report once.
     if first_time(element) {
-        crate::stats::add_nonzero(
-            &format!("nvopt<{}>", level.name()),
-            "LLVM options set",
-            options_set as u64,
-        );
         if !has_nvptx {
             warn_no_nvptx_once();
         }
         if ctx.knobs.nv_print_pipeline_slots() {
             eprint!("{}", report::slot_report(&ctx, &built));
         }
-        record_stats(level, &built);
+        record_stats(level, &built, options_set);
         log::info!("nvopt<{}>: {}", level.name(), built.text);
     }
     Ok(Some(built.text))
@@ -296,9 +291,10 @@ fn warn_no_nvptx_once() {
     });
 }
 
-fn record_stats(level: Level, built: &Built) {
+fn record_stats(level: Level, built: &Built, options_set: usize) {
     let pass = format!("nvopt<{}>", level.name());
     let stat = |what: &'static str, n: usize| crate::stats::add(&pass, what, n as u64);
+    crate::stats::add_nonzero(&pass, "LLVM options set", options_set as u64);
     stat("pipelines built", 1);
     stat("slots that run a pass", built.count(|s| s.status == Status::Runs));
     stat(

@@ -44,12 +44,8 @@ fn is_runtime_mask_shuffle(i: InstructionValue) -> bool {
         return false;
     }
     let call = ir::raw(i);
-    // SAFETY: a live call instruction.
-    let callee = unsafe { LLVMGetCalledValue(call) };
-    if callee.is_null() || unsafe { LLVMIsAFunction(callee).is_null() } {
-        return false;
-    }
-    ir::name(callee).starts_with(SHUFFLE_PREFIX)
+    // SAFETY: a live call instruction; operand 0 is a live value.
+    ir::callee_name(call).starts_with(SHUFFLE_PREFIX)
         && unsafe { LLVMIsAConstant(ir::raw_operand(call, 0)).is_null() }
 }
 
