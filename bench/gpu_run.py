@@ -138,9 +138,11 @@ class Cuda:
             self.lib.cuGetErrorString(r, ctypes.byref(msg))
             raise CudaError(f"{fn}: error {r} ({(msg.value or b'?').decode()})")
 
-    def load(self, ptx):
+    def load(self, image):
+        """A module from a cubin's bytes or a PTX text (NUL-terminated for the driver's JIT)."""
+        data = image if isinstance(image, bytes) else image.encode() + b"\0"
         mod = ctypes.c_void_p()
-        self.call("cuModuleLoadData", ctypes.byref(mod), ctypes.c_char_p(ptx.encode() + b"\0"))
+        self.call("cuModuleLoadData", ctypes.byref(mod), ctypes.c_char_p(data))
         return mod
 
     def function(self, mod, name):
@@ -203,16 +205,45 @@ class Cuda:
 # ---------------------------------------------------------------------------------------------
 # The run
 
+GPU_SPEC = os.path.join(HERE, "gpu.spec")
+
+
+def gpu_only_specs(path=GPU_SPEC):
+    """[(file stem, Spec)] of bench/gpu.spec: launches of kernels difftest cannot model."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                name, rest = line.split(None, 1)
+                src = os.path.join(HERE, "kernels", name)
+                out.append((os.path.splitext(name)[0], difftest.Spec(src, rest)))
+    return out
+
+
 def bench_specs():
-    """[(file stem, Spec)] of the bench kernels bench.spec gives launches for."""
+    """[(file stem, Spec)] of the bench kernels bench.spec gives launches for, then those of
+    bench/gpu.spec."""
     out, kernels = [], os.path.realpath(os.path.join(HERE, "kernels"))
     for path, specs in difftest.read_specs():
         if os.path.dirname(os.path.realpath(path)) == kernels:
             out += [(os.path.splitext(os.path.basename(path))[0], s) for s in specs]
-    return out
+    return out + gpu_only_specs()
 
 
-def run_all(cuda, work, seeds, reps):
+def module_image(ptx_path, ptx, load):
+    """What the driver loads for a column: with load "cubin", the cubin the static bench's ptxas
+    made beside the PTX (the code whose registers and SASS the bench reports; a driver older than
+    the PTX ISA that NVIDIA's wheel writes could not JIT that PTX) where there is one; else the
+    PTX itself, compiled by the driver's JIT."""
+    cubin = os.path.splitext(ptx_path)[0] + ".cubin"
+    if load == "cubin" and os.path.exists(cubin):
+        with open(cubin, "rb") as f:
+            return f.read()
+    return ptx
+
+
+def run_all(cuda, work, seeds, reps, load):
     """Rows (kernel, seed, column, status, difference to upstream, median ms)."""
     rows, modules = [], {}
     for stem, spec in bench_specs():
@@ -227,7 +258,7 @@ def run_all(cuda, work, seeds, reps):
                         raise CudaError(f"no {path} (run the static bench first)")
                     ptx = open(path).read()
                     if path not in modules:
-                        modules[path] = cuda.load(ptx)
+                        modules[path] = cuda.load(module_image(path, ptx, load))
                     ptypes = ptx_params(ptx, spec.kernel)
                     if ptypes is None:
                         raise CudaError(f"no .entry {spec.kernel} in {path}")
@@ -245,7 +276,7 @@ def run_all(cuda, work, seeds, reps):
     return rows
 
 
-def report(rows, device, out):
+def report(rows, device, out, load):
     """gpu.tsv and gpu.md in `out`; returns the failures (CUDA errors, nvopt != upstream)."""
     keys = ["kernel", "seed", "column", "status", "diff", "ms"]
     with open(os.path.join(out, "gpu.tsv"), "w") as f:
@@ -255,7 +286,7 @@ def report(rows, device, out):
     by = {}
     for r in rows:
         by.setdefault((r["kernel"], r["seed"]), {})[r["column"]] = r
-    lines = [f"# GPU run on {device}", "", "| kernel | seed | upstream ms | nvopt ms | nvidia ms | nvopt/upstream | nvopt/nvidia | nvopt = upstream | nvidia = upstream |",
+    lines = [f"# GPU run on {device}, each column loaded as its {load}", "", "| kernel | seed | upstream ms | nvopt ms | nvidia ms | nvopt/upstream | nvopt/nvidia | nvopt = upstream | nvidia = upstream |",
              "|---|---|---|---|---|---|---|---|---|"]
     ratios = {"upstream": [], "nvidia": []}
     for (kernel, seed), cols in by.items():
@@ -293,14 +324,16 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="the static bench's --out folder (its work/ holds the PTX)")
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--load", choices=["cubin", "ptx"], default="cubin",
+                    help="load each column's ptxas cubin (default) or its PTX through the driver's JIT")
     args = ap.parse_args(argv)
     try:
         cuda = Cuda()
     except CudaError as e:
         print(f"bench --run: needs an NVIDIA GPU and its driver: {e}", file=sys.stderr)
         return 2
-    rows = run_all(cuda, os.path.join(args.out, "work"), args.seeds, args.reps)
-    fails = report(rows, cuda.device, args.out)
+    rows = run_all(cuda, os.path.join(args.out, "work"), args.seeds, args.reps, args.load)
+    fails = report(rows, cuda.device, args.out, args.load)
     for r in fails:
         print(f"bench --run: FAIL {r['kernel']} seed {r['seed']} {r['column']}: {r['status']} {r['diff']}", file=sys.stderr)
     print(f"bench --run: {len(rows)} runs on {cuda.device}, {len(fails)} failure(s); {os.path.join(args.out, 'gpu.md')}")

@@ -71,6 +71,18 @@ class Inputs(unittest.TestCase):
         self.assertEqual(len(args[2][2]), 4 * n)
         self.assertNotEqual(gpu_run.launch_inputs(spec, 2)[2], args)
 
+    def test_gpu_only_launches_name_kernels_of_their_sources_once(self):
+        stems = [(stem, s.kernel) for stem, s in gpu_run.bench_specs()]
+        self.assertEqual(len(stems), len(set(stems)), "a kernel launched by both spec files")
+        gpu_only = gpu_run.gpu_only_specs()
+        self.assertIn("bf16_row_norm", [s.kernel for _, s in gpu_only])
+        for stem, spec in gpu_only:
+            with open(spec.source) as f:
+                self.assertRegex(f.read(), r"__global__ void " + spec.kernel + r"\(")
+            for seed in (1, 2):
+                grid, block, args = gpu_run.launch_inputs(spec, seed)
+                self.assertTrue(all(g > 0 for g in grid) and all(b > 0 for b in block), spec.kernel)
+
 
 class Compare(unittest.TestCase):
     def test_equal_float_nan_and_integer_differences(self):
@@ -89,12 +101,12 @@ class Report(unittest.TestCase):
 
     def test_only_nvopt_differing_from_upstream_fails(self):
         with tempfile.TemporaryDirectory() as d:
-            self.assertEqual(gpu_run.report(self.rows("equal", "0.5"), "GPU", d), [])
+            self.assertEqual(gpu_run.report(self.rows("equal", "0.5"), "GPU", d, "cubin"), [])
             with open(os.path.join(d, "gpu.md")) as f:
                 md = f.read()
             self.assertIn("| k:k | 1 | 2.0000 | 1.0000 | 4.0000 | 0.500 | 0.250 | equal | 0.5 |", md)
             self.assertIn("nvopt/upstream: 0.500 over 1 launches", md)
-            self.assertEqual(len(gpu_run.report(self.rows("3", "equal"), "GPU", d)), 1)
+            self.assertEqual(len(gpu_run.report(self.rows("3", "equal"), "GPU", d, "cubin")), 1)
             with open(os.path.join(d, "gpu.tsv")) as f:
                 self.assertEqual(f.read().count("\n"), 4)
 

@@ -4,6 +4,7 @@
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod addr;
 pub mod array_alignment;
+pub mod asm_convergence;
 mod boundary;
 pub mod clang_pipeline;
 pub mod coalesce;

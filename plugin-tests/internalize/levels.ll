@@ -57,7 +57,7 @@ define ptx_kernel void @k(ptr addrspace(1) %out) {
 ; SLOT-NEXT: 6 nv:internalize{{ *}}runs nv-internalize
 ; SLOT-RDC: 6 nv:internalize{{ *}}off (!nv-rdc)
 
-; TEXT: require<assumptions>),nv-internalize,forceattrs,
+; TEXT: require<assumptions>),nv-internalize,nv-asm-convergence,forceattrs,
 ; TEXT-O0-NOT: nv-internalize
 
 ; PTX-NOT: spare

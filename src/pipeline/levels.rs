@@ -25,6 +25,10 @@
 //! (src/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
 //! the slot is not in the reference prints; it must come before the first `globaldce`, the
 //! inliner and the interprocedural passes that need internal linkage. `-nv-rdc` turns it off.
+//! Right after it every optimizing level runs `nv-asm-convergence` (src/asm_convergence.rs):
+//! clang marks every CUDA inline-asm call convergent, cicc's front end does not, and the mark
+//! on CUDA's asm conversions (bf16) stops LLVM's runtime unrolling; the pass takes it off asm
+//! whose PTX computes in the executing thread only (`-nv-disable-asm-convergence` keeps it).
 //! O1-O3 run `nv-fold-const-calls` (src/fold_const_calls: calls with constant arguments folded
 //! by interpretation, recursive `constexpr` functions) right before `globalopt`, once every
 //! function has been through `mem2reg`/`sroa`/`instcombine` and before `globaldce` (which
@@ -70,6 +74,7 @@ function
 /// Tier 0 base pipeline with the Tier 1/2/3 slots of O1, O2 and O3 (nvopt-O{1,2,3}.txt).
 pub const O123: &str = "\
 nv:internalize
+nv-asm-convergence
 forceattrs
 annotation2metadata
 nv:printf-lowering
@@ -234,6 +239,7 @@ function
 /// nvopt<Ofcmax> (nvopt-Ofcmax.txt): no inliner, no SROA, no loop passes.
 pub const OFCMAX: &str = "\
 nv:internalize
+nv-asm-convergence
 annotation2metadata
 nv:printf-lowering
 nv:lower-ops
@@ -255,6 +261,7 @@ strip-dead-prototypes
 /// nvopt<Ofcmid> (nvopt-Ofcmid.txt).
 pub const OFCMID: &str = "\
 nv:internalize
+nv-asm-convergence
 annotation2metadata
 nv:printf-lowering
 cgscc
@@ -339,6 +346,7 @@ function
 /// nvopt<Ofcmin> (nvopt-Ofcmin.txt).
 pub const OFCMIN: &str = "\
 nv:internalize
+nv-asm-convergence
 annotation2metadata
 nv:printf-lowering
 function

@@ -208,6 +208,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("nv-texture-unroll-guard", "nv-disable-texture-unroll-guard"),
     ("nv-inline-advisor", "nv-disable-inline-advisor"),
     ("nv-fold-const-calls", "nv-disable-fold-const-calls"),
+    ("nv-asm-convergence", "nv-disable-asm-convergence"),
     ("nv-set-local-array-alignment", "nv-disable-set-local-array-alignment"),
 ];
 

@@ -18,6 +18,7 @@ void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 void nvopt_register_remat(PassBuilder &PB);         // remat.cpp
 void nvopt_register_dbe(PassBuilder &PB);           // dbe.cpp
 void nvopt_register_internalize(PassBuilder &PB);   // internalize.cpp
+void nvopt_register_asm_convergence(PassBuilder &PB); // asm_convergence.cpp
 void nvopt_register_ipmsp(PassBuilder &PB);         // ipmsp.cpp
 void nvopt_register_fold_const_calls(PassBuilder &PB); // fold_const_calls.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
@@ -69,6 +70,7 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_remat(PB);
   nvopt_register_dbe(PB);
   nvopt_register_internalize(PB);
+  nvopt_register_asm_convergence(PB);
   nvopt_register_ipmsp(PB);
   nvopt_register_fold_const_calls(PB);
   nvopt_register_clang_pipeline(PB);
