@@ -68,7 +68,8 @@ PLUGIN_PASSES = ["nv-scev-sources", "nv-iv-start-widening", "nv-basr", "nv-cbe",
 # with the unroller and SROA that act on its metadata.
 WHOLE_PIPELINES = ["nvopt<O3>", "function(nv-iv-start-widening,slsr,codegenpreparescev)",
                    "nv-inline-advisor,cgscc(inline)",
-                   "function(nv-local-array-unroll,loop-unroll<O3>,sroa)"]
+                   "function(nv-local-array-unroll,loop-unroll<O3>,sroa)",
+                   "function(nv-stride-loop-unroll,loop-unroll<O3>)"]
 # Follow-ups applied to both sides ("" = none): see the header.
 DEFAULT_THENS = ["", "default<O2>"]
 PREPS = {

@@ -36,6 +36,7 @@ pub mod search_budgets;
 pub mod shuffle_loop_unroll;
 pub mod sreg_order;
 pub mod stats;
+pub mod stride_loop_unroll;
 pub mod texture_unroll_guard;
 
 use std::ffi::{c_char, c_void};

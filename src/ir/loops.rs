@@ -1,7 +1,9 @@
 //! A function's loops (LLVM's LoopInfo, which the C API lacks), read through the shim
 //! (src/shim/loops.cpp): the loops in preorder, each one's header, parent, block membership
 //! and the condition of its only exit, ScalarEvolution's constant (and constant maximum) trip
-//! count, and the loop's `llvm.loop` properties (read, and one added on request).
+//! count, whether its trip count is computable and divides by a run-time value, whether the
+//! latch is its only exit, and the loop's `llvm.loop` properties (read, and one added on
+//! request, with or without an integer value).
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use std::ffi::{c_void, CStr};
 
@@ -20,6 +22,10 @@ extern "C" {
     fn nvopt_loop_exit_condition(l: *const c_void) -> LLVMValueRef;
     fn nvopt_loop_has_property(l: *const c_void, name: *const std::ffi::c_char) -> bool;
     fn nvopt_loop_add_property(l: *const c_void, name: *const std::ffi::c_char);
+    fn nvopt_loop_exits_at_latch_only(l: *const c_void) -> bool;
+    fn nvopt_loop_trip_count_computable(se: *mut c_void, l: *const c_void) -> bool;
+    fn nvopt_loop_trip_count_divides(se: *mut c_void, l: *const c_void) -> bool;
+    fn nvopt_loop_add_int_property(l: *const c_void, name: *const std::ffi::c_char, value: u32);
 }
 
 /// The `llvm.loop` properties that decide a loop's unrolling.
@@ -109,6 +115,36 @@ impl Loop {
     pub fn add_property(self, name: &CStr) {
         // SAFETY: as for has_property; the loop's latches are live.
         unsafe { nvopt_loop_add_property(self.0, name.as_ptr()) }
+    }
+
+    /// Adds the property `!{!"name", i32 value}` to the loop's `llvm.loop` metadata, keeping the
+    /// others (`llvm.loop.unroll.count`).
+    pub fn add_int_property(self, name: &CStr, value: u32) {
+        // SAFETY: as for add_property.
+        unsafe { nvopt_loop_add_int_property(self.0, name.as_ptr(), value) }
+    }
+
+    /// Whether the loop's only exiting block is its latch.
+    pub fn exits_at_latch_only(self) -> bool {
+        // SAFETY: as for header().
+        unsafe { nvopt_loop_exits_at_latch_only(self.0) }
+    }
+
+    /// Whether ScalarEvolution computes the loop's backedge-taken count.
+    ///
+    /// # Safety
+    /// `se` is the live `llvm::ScalarEvolution*` of the loop's function.
+    pub unsafe fn trip_count_computable(self, se: *mut c_void) -> bool {
+        nvopt_loop_trip_count_computable(se, self.0)
+    }
+
+    /// Whether the loop's backedge-taken count divides by a value that is not a constant (a
+    /// loop stepping by a run-time stride).
+    ///
+    /// # Safety
+    /// As for [`Loop::trip_count_computable`].
+    pub unsafe fn trip_count_divides(self, se: *mut c_void) -> bool {
+        nvopt_loop_trip_count_divides(se, self.0)
     }
 
     /// Whether `v` is the same on every iteration: not an instruction inside the loop

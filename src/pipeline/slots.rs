@@ -205,6 +205,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("nv-scev-sources", "nv-disable-scev-sources"),
     ("nv-local-array-unroll", "nv-disable-local-array-unroll"),
     ("nv-shuffle-loop-unroll", "nv-disable-shuffle-loop-unroll"),
+    ("nv-stride-loop-unroll", "nv-disable-stride-loop-unroll"),
     ("nv-texture-unroll-guard", "nv-disable-texture-unroll-guard"),
     ("nv-inline-advisor", "nv-disable-inline-advisor"),
     ("nv-fold-const-calls", "nv-disable-fold-const-calls"),

@@ -66,11 +66,16 @@ fn o1_o2_o3_differences() {
     assert!(cicc_o1.contains("always-inline") && !cicc_o1.contains("cgscc(inline)"));
     assert!(!cicc_o1.contains("nv-inline-advisor"));
     assert!(o2.contains("nv-inline-advisor,cgscc(inline)") && !o2.contains("always-inline"));
-    assert!(o2.contains("nv-local-array-unroll,nv-shuffle-loop-unroll,loop-unroll<O2>"));
+    assert!(o2.contains(
+        "nv-local-array-unroll,nv-shuffle-loop-unroll,nv-stride-loop-unroll,loop-unroll<O2>"
+    ));
     assert!(!o1.contains("nv-local-array-unroll") && !o1.contains("loop-unroll"));
     assert!(!o1.contains("nv-shuffle-loop-unroll"));
     let no_shuffle = built(Level::O3, |k| k.set(K::nv_disable_shuffle_loop_unroll, 1)).text;
-    assert!(no_shuffle.contains("nv-local-array-unroll,loop-unroll<O3>"));
+    assert!(no_shuffle.contains("nv-local-array-unroll,nv-stride-loop-unroll,loop-unroll<O3>"));
+    assert!(!o1.contains("nv-stride-loop-unroll"));
+    let no_stride = built(Level::O3, |k| k.set(K::nv_disable_stride_loop_unroll, 1)).text;
+    assert!(no_stride.contains("nv-shuffle-loop-unroll,loop-unroll<O3>"));
     let o1_unroll = built(Level::O1, |k| k.set(K::nv_o1_local_array_unroll, 1)).text;
     assert!(o1_unroll.contains(
         "nv-local-array-unroll,loop-unroll<no-partial;no-peeling;no-runtime;no-upperbound;\

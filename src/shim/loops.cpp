@@ -3,9 +3,13 @@
 // belongs to a loop, the innermost loop of a block, a loop's parent and the condition of its only exit; ScalarEvolution's constant
 // trip count and constant maximum trip count of a loop; and the loop's
 // `llvm.loop` properties (whether one is set; adding a string property, an edit Rust asks for).
+// Whether the latch is the only exit, whether the backedge-taken count is computable and whether
+// it divides by a run-time value; adding an integer property (`llvm.loop.unroll.count`).
 // Facts and edits only: nothing here decides.
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
@@ -72,5 +76,40 @@ extern "C" void nvopt_loop_add_property(const void *L, const char *Name) {
   Loop &Lp = const_cast<Loop &>(loop(L));
   LLVMContext &Ctx = Lp.getHeader()->getContext();
   MDNode *Prop = MDNode::get(Ctx, MDString::get(Ctx, Name));
+  Lp.setLoopID(makePostTransformationMetadata(Ctx, Lp.getLoopID(), {}, {Prop}));
+}
+
+// Whether the loop's only exiting block is its latch (a rotated loop with one exit).
+extern "C" bool nvopt_loop_exits_at_latch_only(const void *L) {
+  BasicBlock *Latch = loop(L).getLoopLatch();
+  return Latch && loop(L).getExitingBlock() == Latch;
+}
+
+// Whether ScalarEvolution computes the loop's backedge-taken count (getBackedgeTakenCount is
+// not SCEVCouldNotCompute).
+extern "C" bool nvopt_loop_trip_count_computable(void *SE, const void *L) {
+  auto &S = *static_cast<ScalarEvolution *>(SE);
+  return !isa<SCEVCouldNotCompute>(S.getBackedgeTakenCount(&loop(L)));
+}
+
+// Whether the loop's backedge-taken count holds an unsigned division by a value that is not a
+// constant (a loop stepping by a run-time stride: (n - start + stride - 1) /u stride).
+extern "C" bool nvopt_loop_trip_count_divides(void *SE, const void *L) {
+  auto &S = *static_cast<ScalarEvolution *>(SE);
+  const SCEV *BTC = S.getBackedgeTakenCount(&loop(L));
+  return !isa<SCEVCouldNotCompute>(BTC) && SCEVExprContains(BTC, [](const SCEV *E) {
+    const auto *D = dyn_cast<SCEVUDivExpr>(E);
+    return D && !isa<SCEVConstant>(D->getRHS());
+  });
+}
+
+// Adds the property `!{!"Name", i32 Value}` to the loop's `llvm.loop` metadata, keeping what is
+// there (as nvopt_loop_add_property).
+extern "C" void nvopt_loop_add_int_property(const void *L, const char *Name, unsigned Value) {
+  Loop &Lp = const_cast<Loop &>(loop(L));
+  LLVMContext &Ctx = Lp.getHeader()->getContext();
+  Metadata *Ops[] = {MDString::get(Ctx, Name),
+                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), Value))};
+  MDNode *Prop = MDNode::get(Ctx, Ops);
   Lp.setLoopID(makePostTransformationMetadata(Ctx, Lp.getLoopID(), {}, {Prop}));
 }

@@ -1,9 +1,11 @@
 // The pass plumbing of the passes that decide loop unrolling by marking `llvm.loop` metadata
-// (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll) and
-// nv-shuffle-loop-unroll (src/shuffle_loop_unroll) before the first `loop-unroll` slot, and
-// nv-texture-unroll-guard (src/texture_unroll_guard) for ptxas's unroller, after the last. Each is a new-PM function pass that hands Rust the function with
-// its LoopInfo, ScalarEvolution and OptimizationRemarkEmitter (none of which LLVM's C API
-// offers); Rust says whether it changed any loop's metadata. No decisions here.
+// (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll),
+// nv-shuffle-loop-unroll (src/shuffle_loop_unroll) and nv-stride-loop-unroll
+// (src/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
+// (src/texture_unroll_guard) for ptxas's unroller, after the last. Each is a new-PM function
+// pass that hands Rust the function with its LoopInfo, ScalarEvolution and
+// OptimizationRemarkEmitter (none of which LLVM's C API offers); Rust says whether it changed
+// any loop's metadata. No decisions here.
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -16,12 +18,14 @@ using namespace llvm;
 
 extern "C" bool nvopt_local_array_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 extern "C" bool nvopt_shuffle_loop_unroll_run(LLVMValueRef F, const void *LI, void *ORE);
+extern "C" bool nvopt_stride_loop_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 extern "C" bool nvopt_texture_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 
 namespace {
 
 constexpr char LocalArrayUnroll[] = "nv-local-array-unroll";
 constexpr char ShuffleLoopUnroll[] = "nv-shuffle-loop-unroll";
+constexpr char StrideLoopUnroll[] = "nv-stride-loop-unroll";
 constexpr char TextureUnrollGuard[] = "nv-texture-unroll-guard";
 
 bool runLocalArrayUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
@@ -33,6 +37,12 @@ bool runLocalArrayUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
 bool runShuffleLoopUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &,
                           OptimizationRemarkEmitter &ORE) {
   return nvopt_shuffle_loop_unroll_run(wrap(&F), &LI, &ORE);
+}
+
+bool runStrideLoopUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
+                         OptimizationRemarkEmitter &ORE) {
+  return nvopt_stride_loop_unroll_run(wrap(&F), &LI, &AM.getResult<ScalarEvolutionAnalysis>(F),
+                                      &ORE);
 }
 
 bool runTextureUnrollGuard(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
@@ -65,13 +75,16 @@ struct NvUnrollMarkPass : PassInfoMixin<NvUnrollMarkPass<Run, Name>> {
 
 } // namespace
 
-// Makes `nv-local-array-unroll`, `nv-shuffle-loop-unroll` and `nv-texture-unroll-guard`
+// Makes `nv-local-array-unroll`, `nv-shuffle-loop-unroll`, `nv-stride-loop-unroll` and
+// `nv-texture-unroll-guard`
 // function pass names for -passes= and the nvopt pipelines.
 void nvopt_register_unroll_marks(PassBuilder &PB) {
   nvRegisterFunctionPass<NvUnrollMarkPass<runLocalArrayUnroll, LocalArrayUnroll>>(PB,
                                                                                  LocalArrayUnroll);
   nvRegisterFunctionPass<NvUnrollMarkPass<runShuffleLoopUnroll, ShuffleLoopUnroll>>(
       PB, ShuffleLoopUnroll);
+  nvRegisterFunctionPass<NvUnrollMarkPass<runStrideLoopUnroll, StrideLoopUnroll>>(PB,
+                                                                                 StrideLoopUnroll);
   nvRegisterFunctionPass<NvUnrollMarkPass<runTextureUnrollGuard, TextureUnrollGuard>>(
       PB, TextureUnrollGuard);
 }
