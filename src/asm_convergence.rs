@@ -48,7 +48,6 @@ use crate::ir::facts::{self, RemarkArg};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 use llvm_sys::LLVMAttributeFunctionIndex;
-use std::ffi::CStr;
 
 pub const PASS: &str = "nv-asm-convergence";
 
@@ -195,8 +194,7 @@ fn marked_asm_calls(m: LLVMModuleRef, kind: u32) -> Vec<(LLVMValueRef, String)> 
     unsafe {
         let mut f = LLVMGetFirstFunction(m);
         while !f.is_null() {
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
+            for bb in crate::ir::function_blocks(f) {
                 let mut i = LLVMGetFirstInstruction(bb);
                 while !i.is_null() {
                     if let Some(text) = marked_asm(i, kind) {
@@ -204,7 +202,6 @@ fn marked_asm_calls(m: LLVMModuleRef, kind: u32) -> Vec<(LLVMValueRef, String)> 
                     }
                     i = LLVMGetNextInstruction(i);
                 }
-                bb = LLVMGetNextBasicBlock(bb);
             }
             f = LLVMGetNextFunction(f);
         }
@@ -279,8 +276,7 @@ fn remark(call: LLVMValueRef, verdict: &Verdict) {
 /// `m` is a live module that no one else changes during the call.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_asm_convergence_run(m: LLVMModuleRef) -> bool {
-    let name: &CStr = c"convergent";
-    let kind = LLVMGetEnumAttributeKindForName(name.as_ptr(), name.to_bytes().len());
+    let kind = crate::ir::attribute_kind(c"convergent");
     let mut changed = false;
     for (call, text) in marked_asm_calls(m, kind) {
         let verdict = classify(&text);

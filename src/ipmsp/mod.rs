@@ -152,7 +152,7 @@ unsafe fn is_kernel(f: LLVMValueRef) -> bool {
 }
 
 unsafe fn has_byval(f: LLVMValueRef, i: u32) -> bool {
-    let kind = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+    let kind = crate::ir::attribute_kind(c"byval");
     !LLVMGetEnumAttributeAtIndex(f, i + 1, kind).is_null()
 }
 

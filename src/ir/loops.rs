@@ -1,9 +1,10 @@
 //! A function's loops (LLVM's LoopInfo, which the C API lacks), read through the shim
 //! (src/shim/loops.cpp): the loops in preorder, each one's header, parent, block membership
 //! and the condition of its only exit, ScalarEvolution's constant (and constant maximum) trip
-//! count, whether its trip count is computable and divides by a run-time value, whether the
-//! latch is its only exit, and the loop's `llvm.loop` properties (read, and one added on
+//! count, whether its trip count is computable and divides by a run-time value, the start and
+//! step of its exit-tested induction variable, whether the latch is its only exit, and the loop's `llvm.loop` properties (read, and one added on
 //! request, with or without an integer value).
+use crate::scev_node::ScevNode;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use std::ffi::{c_void, CStr};
 
@@ -26,6 +27,12 @@ extern "C" {
     fn nvopt_loop_trip_count_computable(se: *mut c_void, l: *const c_void) -> bool;
     fn nvopt_loop_trip_count_divides(se: *mut c_void, l: *const c_void) -> bool;
     fn nvopt_loop_add_int_property(l: *const c_void, name: *const std::ffi::c_char, value: u32);
+    fn nvopt_loop_iv_terms(
+        se: *mut c_void,
+        l: *const c_void,
+        push: extern "C" fn(*mut c_void, *const ScevNode, usize, bool),
+        ctx: *mut c_void,
+    ) -> bool;
 }
 
 /// The `llvm.loop` properties that decide a loop's unrolling.
@@ -147,10 +154,35 @@ impl Loop {
         nvopt_loop_trip_count_divides(se, self.0)
     }
 
+    /// The start and step of the induction variable the loop's exit compare tests (a header
+    /// PHI's affine recurrence), each as the shim's encoding of a SCEV over special registers
+    /// (decoded by `scev_sources::ffi::decode_terms`); `None` when there is none.
+    ///
+    /// # Safety
+    /// As for [`Loop::trip_count_computable`].
+    pub unsafe fn iv_terms(self, se: *mut c_void) -> Option<(Vec<ScevNode>, Vec<ScevNode>)> {
+        let mut out: [Vec<ScevNode>; 2] = Default::default();
+        let ctx = &mut out as *mut [Vec<ScevNode>; 2] as *mut c_void;
+        nvopt_loop_iv_terms(se, self.0, push_terms, ctx).then(|| {
+            let [start, step] = out;
+            (start, step)
+        })
+    }
+
     /// Whether `v` is the same on every iteration: not an instruction inside the loop
     /// (Loop::isLoopInvariant).
     pub fn is_invariant(self, v: LLVMValueRef) -> bool {
         super::block_of(v).is_none_or(|bb| !self.contains(bb))
+    }
+}
+
+extern "C" fn push_terms(ctx: *mut c_void, nodes: *const ScevNode, len: usize, is_step: bool) {
+    // SAFETY: ctx is the array iv_terms() passes for the duration of the call; nodes holds len
+    // nodes the shim owns during the call.
+    unsafe {
+        let out = &mut *(ctx as *mut [Vec<ScevNode>; 2]);
+        let nodes = if len == 0 { &[][..] } else { std::slice::from_raw_parts(nodes, len) };
+        out[is_step as usize] = nodes.to_vec();
     }
 }
 

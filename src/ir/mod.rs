@@ -45,6 +45,26 @@ pub fn instructions<'ctx>(bb: BasicBlock<'ctx>) -> impl Iterator<Item = Instruct
     std::iter::successors(bb.get_first_instruction(), |i| i.get_next_instruction())
 }
 
+/// The kind id of the enum attribute `name` (`convergent`, `byval`; LLVMGetEnumAttributeKindForName).
+pub fn attribute_kind(name: &std::ffi::CStr) -> u32 {
+    // SAFETY: a NUL-terminated name and its length.
+    unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr(), name.to_bytes().len()) }
+}
+
+/// The blocks of a function, in order.
+pub fn function_blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    // SAFETY: a live function's block list.
+    unsafe {
+        let mut out = Vec::new();
+        let mut b = LLVMGetFirstBasicBlock(f);
+        while !b.is_null() {
+            out.push(b);
+            b = LLVMGetNextBasicBlock(b);
+        }
+        out
+    }
+}
+
 /// Every instruction of a function, block by block.
 pub fn function_instructions<'ctx>(
     f: FunctionValue<'ctx>,

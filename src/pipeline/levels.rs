@@ -14,8 +14,8 @@
 //! `nv-local-array-unroll`, cicc's local-array unroll rule, right before the first
 //! `loop-unroll` of O2/O3, src/local_array_unroll, followed by `nv-shuffle-loop-unroll`, which
 //! keeps loops with run-time-mask warp shuffles rolled, src/shuffle_loop_unroll, and
-//! `nv-stride-loop-unroll`, which gives loops stepping by a run-time stride a runtime unroll
-//! count, src/stride_loop_unroll), `nv:<slot>`
+//! `nv-stride-loop-unroll`, which gives loops stepping by a run-time stride a runtime unroll count,
+//! src/stride_loop_unroll), `nv:<slot>`
 //! (slots.rs), the adaptors
 //! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).

@@ -160,20 +160,6 @@ fn conditional(
     }
 }
 
-/// The blocks of a function, in order.
-pub fn function_blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    // SAFETY: a live function's block list.
-    unsafe {
-        let mut out = Vec::new();
-        let mut b = LLVMGetFirstBasicBlock(f);
-        while !b.is_null() {
-            out.push(b);
-            b = LLVMGetNextBasicBlock(b);
-        }
-        out
-    }
-}
-
 /// Whether `l` has the shape the rewrite needs; the shape, or why not.
 ///
 /// # Safety
@@ -388,7 +374,7 @@ pub unsafe fn run(
     for &l in &all {
         // Rewrites change blocks and edges: read them again for each loop (innermost loops
         // are disjoint, so LoopInfo still describes the blocks of the loops not yet rewritten).
-        let blocks = function_blocks(f);
+        let blocks = crate::ir::function_blocks(f);
         if !blocks.iter().any(|&b| high.contains(&b) && l.contains(b)) {
             continue;
         }

@@ -1,6 +1,6 @@
 //! `nv-stride-loop-unroll`'s IR adapter: reads each loop's facts (src/ir/loops.rs: nesting,
-//! metadata, exits, ScalarEvolution's trip count; the loop's instructions for its size and
-//! convergent calls), runs [`decide`], adds `llvm.loop.unroll.count` to the chosen loops and
+//! metadata, exits, ScalarEvolution's trip count and the idiom of its induction variable; the
+//! loop's instructions for its size and convergent calls), runs [`decide`], adds `llvm.loop.unroll.count` to the chosen loops and
 //! reports each decision as a remark and in the statistics. The C++ pass wrapper
 //! (src/shim/unroll_marks.cpp) calls [`nvopt_stride_loop_unroll_run`] with the function, its
 //! LoopInfo, ScalarEvolution and OptimizationRemarkEmitter.
@@ -9,27 +9,15 @@ use crate::ir;
 use crate::ir::facts::{RemarkArg, Remarks};
 use crate::ir::loops::{self, Loop};
 use crate::knobs::Knobs;
+use crate::scev_sources::ffi::decode_terms;
+use crate::scev_sources::idiom::{classify, Idiom};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-use llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode};
+use llvm_sys::LLVMAttributeFunctionIndex;
 use std::ffi::{c_void, CStr};
 
 const REMARK_PASS: &CStr = c"nv-stride-loop-unroll";
 const UNROLL_COUNT: &CStr = c"llvm.loop.unroll.count";
-
-/// The function's blocks.
-///
-/// # Safety
-/// `f` is a live function definition.
-unsafe fn blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        out.push(bb);
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    out
-}
 
 /// Whether call `i` is convergent: the call site or its callee carries the attribute.
 ///
@@ -68,37 +56,15 @@ unsafe fn body(bbs: &[LLVMBasicBlockRef], convergent: u32) -> (u32, bool) {
     (size, conv)
 }
 
-/// Whether the exit compare of loop `l` tests an increment (`add`) inside the loop, directly or
-/// through the header PHI it feeds, that carries `nsw` or `nuw`.
+/// Whether the induction variable loop `l`'s exit compare tests is a block-stride recurrence
+/// (`{.. + tid, +, ntid}`, src/scev_sources/idiom.rs).
 ///
 /// # Safety
-/// `l` is a loop of a live function.
-unsafe fn step_no_wrap(l: Loop) -> bool {
-    let Some(cond) = l.exit_condition() else { return false };
-    if LLVMIsAICmpInst(cond).is_null() {
-        return false;
-    }
-    (0..2).any(|k| {
-        let v = LLVMGetOperand(cond, k);
-        increments(l, v).is_some_and(|add| ir::nsw(add) || LLVMGetNUW(add) != 0)
+/// `l` is a loop of a live function and `se` its ScalarEvolution.
+unsafe fn block_stride(l: Loop, se: *mut c_void) -> bool {
+    l.iv_terms(se).is_some_and(|(start, step)| {
+        classify(&decode_terms(&start), &decode_terms(&step)) == Idiom::BlockStride
     })
-}
-
-/// The increment behind `v`: `v` itself when it is an `add` inside loop `l`, or the `add`
-/// inside the loop that a header PHI `v` receives.
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn increments(l: Loop, v: LLVMValueRef) -> Option<LLVMValueRef> {
-    let is_add =
-        |x: LLVMValueRef| ir::binary_opcode(x) == Some(LLVMOpcode::LLVMAdd) && !l.is_invariant(x);
-    if is_add(v) {
-        return Some(v);
-    }
-    if LLVMIsAPHINode(v).is_null() || ir::block_of(v) != Some(l.header()) {
-        return None;
-    }
-    (0..LLVMCountIncoming(v)).map(|k| LLVMGetIncomingValue(v, k)).find(|&x| is_add(x))
 }
 
 /// The rule's facts of every loop of function `f`.
@@ -107,16 +73,13 @@ unsafe fn increments(l: Loop, v: LLVMValueRef) -> Option<LLVMValueRef> {
 /// `f` is a live function definition, `li` its live LoopInfo and `se` its ScalarEvolution.
 unsafe fn read(f: LLVMValueRef, li: *const c_void, se: *mut c_void) -> (Vec<Loop>, Vec<LoopFacts>) {
     let lps = loops::preorder(li);
-    let all = blocks(f);
-    let name: &CStr = c"convergent";
-    let kind = LLVMGetEnumAttributeKindForName(name.as_ptr(), name.to_bytes().len());
+    let all = ir::function_blocks(f);
+    let kind = ir::attribute_kind(c"convergent");
     let facts = lps
         .iter()
         .map(|&l| {
             let trip = if !l.trip_count_computable(se) {
                 Trip::NotComputable
-            } else if l.constant_max_trip_count(se).is_some() {
-                Trip::Bounded
             } else if l.trip_count_divides(se) {
                 Trip::Divides
             } else {
@@ -128,7 +91,8 @@ unsafe fn read(f: LLVMValueRef, li: *const c_void, se: *mut c_void) -> (Vec<Loop
                 innermost: !lps.iter().any(|&m| m.parent() == Some(l)),
                 unroll_decided: l.unroll_decided(),
                 exits_at_latch_only: l.exits_at_latch_only(),
-                step_no_wrap: step_no_wrap(l),
+                block_stride: block_stride(l, se),
+                max_trip: l.constant_max_trip_count(se),
                 has_convergent_call,
                 trip,
                 size,
@@ -182,6 +146,7 @@ pub unsafe extern "C" fn nvopt_stride_loop_unroll_run(
     let lim = Limits {
         max_count: u32::try_from(knobs.nv_unroll_max_count()).unwrap_or(u32::MAX),
         threshold: u32::try_from(knobs.nv_stride_loop_unroll_threshold()).unwrap_or(u32::MAX),
+        bounded_trip: u32::try_from(knobs.nv_stride_loop_unroll_bounded_trip()).unwrap_or(u32::MAX),
     };
     let (lps, facts) = read(f, li, se);
     let remarks = Remarks::from_raw(ore);

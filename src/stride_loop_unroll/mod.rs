@@ -1,5 +1,5 @@
 //! `nv-stride-loop-unroll`: runtime-unrolls loops that step by a run-time stride (grid-stride
-//! and block-stride loops), which LLVM's unroller leaves rolled, by giving them an
+//! loops, strides passed as arguments), which LLVM's unroller leaves rolled, by giving them an
 //! `llvm.loop.unroll.count` before the first `loop-unroll` slot.
 //!
 //! Why: the trip count of `for (i = start; i < n; i += stride)` with a run-time `stride` is
@@ -25,35 +25,43 @@
 //!   divides by a run-time stride, which LLVM's unroller does not expand
 //! ```
 //!
-//! The rule, per loop: an innermost loop without unroll metadata (no user pragma, no other
-//! pass's mark), whose latch is its only exit, whose exit compare tests an increment carrying
-//! `nsw` or `nuw`, with no convergent call, whose backedge-taken count ScalarEvolution computes
-//! and holds an unsigned division by a non-constant value, and which has no constant maximum
-//! trip count, gets the largest power-of-two count `c` from 2 up to the runtime unroll count
-//! (`nv-unroll-max-count`, 4; LLVM's 8 when that knob is 0) for which the unrolled body fits
-//! LLVM's own size rule for partial and runtime unrolling: `(size - 2) * c + 2 <=
-//! nv-stride-loop-unroll-threshold` (75: NVPTX's partial threshold at O3, a quarter of
-//! LLVM's 300), where `size` counts the loop's instructions other than PHIs and debug
-//! intrinsics (an upper bound of LLVM's cost, which calls many casts and address computations
-//! free) and 2 stands for the latch's compare and branch. A count makes LLVM unroll as for a
-//! `#pragma unroll c`: with a remainder loop, computing the trip count whatever it costs.
+//! The rule, per loop: an innermost loop without unroll metadata (no user pragma, no other pass's
+//! mark), whose latch is its only exit, with no convergent call, whose backedge-taken count
+//! ScalarEvolution computes and holds an unsigned division by a non-constant value, and whose
+//! exit-tested induction variable is not a block-stride recurrence (`{.. + tid, +, ntid}` in any
+//! dimension: nv-scev-sources' classifier, src/scev_sources/idiom.rs), and whose trip count has no
+//! constant bound at or below `nv-stride-loop-unroll-bounded-trip` (4096), gets the largest
+//! power-of-two count `c` from 2 up to the runtime unroll count (`nv-unroll-max-count`, 4; LLVM's 8
+//! when that knob is 0) for which the unrolled body fits LLVM's own size rule for partial and
+//! runtime unrolling: `(size - 2) * c + 2 <= nv-stride-loop-unroll-threshold` (75: NVPTX's partial
+//! threshold at O3, a quarter of LLVM's 300), where `size` counts the loop's instructions other
+//! than PHIs and debug intrinsics (an upper bound of LLVM's cost, which calls many casts and
+//! address computations free) and 2 stands for the latch's compare and branch. A count makes LLVM
+//! unroll as for a `#pragma unroll c`: with a remainder loop, computing the trip count whatever it
+//! costs.
 //!
 //! Where it runs: right after nv-shuffle-loop-unroll, before the first `loop-unroll` of O2
 //! and O3 (the levels whose unroller runtime-unrolls). `opt -passes=nv-stride-loop-unroll`
 //! runs it alone.
 //!
-//! Knobs: `nv-disable-stride-loop-unroll` (skip the slot), `nv-stride-loop-unroll-threshold`.
-//! What it leaves alone, and why: loops whose trip count LLVM computes without a division (its
-//! own unroller decides them), or not at all (an `int` index stepped by an unsigned stride may
-//! wrap: nvcc leaves those rolled too); loops with a constant maximum trip count, such as the
-//! block-stride loops over a shared tile (`for (b = threadIdx.x; b < 256; b += blockDim.x)`),
-//! which nvcc keeps rolled too (on the bench, unrolling them cost `histogram256` 14 -> 26
-//! registers and `lifting53_tile` three times its SASS, where nvcc has 12 and the rolled size);
-//! loops whose tested increment has no `nsw`/`nuw`; loops with a pragma or a mark; outer loops; loops with
-//! several exits or a convergent call (LLVM cannot runtime-unroll them); loops too large for
-//! a count of 2. Decisions on loops whose trip count divides are remarks
-//! (`-pass-remarks=nv-stride-loop-unroll`, refusals under `-pass-remarks-missed`) and
-//! `-nv-stats` counters.
+//! Knobs: `nv-disable-stride-loop-unroll` (skip the slot), `nv-stride-loop-unroll-threshold`,
+//! `nv-stride-loop-unroll-bounded-trip`.
+//! What it leaves alone, and why: loops whose trip count LLVM computes without a division (its own
+//! unroller decides them), or not at all (an `int` index stepped by an unsigned stride may wrap:
+//! nvcc leaves those rolled too); block-stride loops (`for (i = threadIdx.x; i < n; i +=
+//! blockDim.x)`), which nvcc 13.5 keeps rolled (llm.c's `matmul_backward_bias_kernel1`,
+//! cuda-samples' `fwtBatch1Kernel`, the bench's `histogram256`) while it unrolls grid-stride loops
+//! (`modulateKernel`, `add_bias`, the bench's triad) and loops stepping by an argument (llm.c's
+//! `mean_kernel`, `i += block_size`): a first version that unrolled every loop whose trip count
+//! divides cost `histogram256` 14 -> 26 registers and `lifting53_tile` three times its SASS on the
+//! bench, where nvcc keeps the rolled loops; loops whose trip count has a small constant bound,
+//! such as the loops over a shared tile (`for (k = t; k < 1024; k += blockDim.x * blockDim.y)`),
+//! which nvcc keeps rolled too (`lifting53_tile`, `shared_bins_members`; an `int` index with a
+//! run-time bound has a bound near 2^31 and is not held back); loops with a pragma or a mark; outer
+//! loops; loops with several exits or a convergent call (LLVM cannot runtime-unroll them); loops
+//! too large for a count of 2. Decisions on loops whose trip count divides are remarks
+//! (`-pass-remarks=nv-stride-loop-unroll`, refusals under `-pass-remarks-missed`) and `-nv-stats`
+//! counters.
 pub mod adapter;
 
 pub const PASS: &str = "nv-stride-loop-unroll";
@@ -72,8 +80,11 @@ pub struct LoopFacts {
     /// Its `llvm.loop` metadata already says how to unroll it.
     pub unroll_decided: bool,
     pub exits_at_latch_only: bool,
-    /// The increment the exit compare tests carries `nsw` or `nuw`.
-    pub step_no_wrap: bool,
+    /// The induction variable its exit compare tests is a block-stride recurrence
+    /// (`{.. + tid, +, ntid}`).
+    pub block_stride: bool,
+    /// ScalarEvolution's constant bound of the trip count, when it has one.
+    pub max_trip: Option<u32>,
     pub has_convergent_call: bool,
     pub trip: Trip,
     /// Instructions other than PHIs and debug intrinsics.
@@ -84,8 +95,6 @@ pub struct LoopFacts {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Trip {
     NotComputable,
-    /// Bounded by a constant (`i < 256`): LLVM's unroller and ptxas decide.
-    Bounded,
     /// Without a division by a run-time value: LLVM's unroller decides.
     Cheap,
     /// With a division by a run-time value.
@@ -97,6 +106,8 @@ pub enum Trip {
 pub struct Limits {
     pub max_count: u32,
     pub threshold: u32,
+    /// Loops whose trip count has a constant bound at or below this are left alone.
+    pub bounded_trip: u32,
 }
 
 /// Why a loop whose trip count divides keeps no count.
@@ -105,7 +116,8 @@ pub enum Refusal {
     NotInnermost,
     Decided,
     SeveralExits,
-    MayWrap,
+    BlockStride,
+    Bounded,
     Convergent,
     TooLarge,
 }
@@ -116,7 +128,12 @@ impl Refusal {
             Refusal::NotInnermost => "it holds another loop",
             Refusal::Decided => "its unroll pragma or another pass's mark decides",
             Refusal::SeveralExits => "it exits elsewhere than at its latch",
-            Refusal::MayWrap => "its induction step carries no nsw/nuw from the source",
+            Refusal::BlockStride => {
+                "it is a block-stride loop (i += blockDim.x), which nvcc keeps rolled"
+            }
+            Refusal::Bounded => {
+                "its trip count has a small constant bound (a shared-memory tile), which nvcc keeps rolled"
+            }
             Refusal::Convergent => "it holds a convergent call",
             Refusal::TooLarge => "two copies of its body exceed nv-stride-loop-unroll-threshold",
         }
@@ -127,7 +144,8 @@ impl Refusal {
             Refusal::NotInnermost => "stride loops left: not innermost",
             Refusal::Decided => "stride loops left: pragma or mark",
             Refusal::SeveralExits => "stride loops left: several exits",
-            Refusal::MayWrap => "stride loops left: step without nsw/nuw",
+            Refusal::BlockStride => "stride loops left: block-stride",
+            Refusal::Bounded => "stride loops left: small constant trip bound",
             Refusal::Convergent => "stride loops left: convergent call",
             Refusal::TooLarge => "stride loops left: too large",
         }
@@ -146,8 +164,10 @@ pub fn decide(l: &LoopFacts, lim: Limits) -> Option<Result<u32, Refusal>> {
         Some(Refusal::Decided)
     } else if !l.exits_at_latch_only {
         Some(Refusal::SeveralExits)
-    } else if !l.step_no_wrap {
-        Some(Refusal::MayWrap)
+    } else if l.block_stride {
+        Some(Refusal::BlockStride)
+    } else if l.max_trip.is_some_and(|m| m <= lim.bounded_trip) {
+        Some(Refusal::Bounded)
     } else if l.has_convergent_call {
         Some(Refusal::Convergent)
     } else {
@@ -179,14 +199,15 @@ pub fn count(size: u32, lim: Limits) -> Option<u32> {
 mod tests {
     use super::*;
 
-    const LIM: Limits = Limits { max_count: 4, threshold: 75 };
+    const LIM: Limits = Limits { max_count: 4, threshold: 75, bounded_trip: 4096 };
 
     fn lp(trip: Trip, size: u32) -> LoopFacts {
         LoopFacts {
             innermost: true,
             unroll_decided: false,
             exits_at_latch_only: true,
-            step_no_wrap: true,
+            block_stride: false,
+            max_trip: None,
             has_convergent_call: false,
             trip,
             size,
@@ -201,21 +222,24 @@ mod tests {
         assert_eq!(decide(&lp(Trip::Divides, 21), LIM), Some(Ok(2)));
         assert_eq!(decide(&lp(Trip::Divides, 38), LIM), Some(Ok(2)));
         assert_eq!(decide(&lp(Trip::Divides, 39), LIM), Some(Err(Refusal::TooLarge)));
+        // A bound above nv-stride-loop-unroll-bounded-trip (an int index's 2^31) is no bar.
+        let big = LoopFacts { max_trip: Some(1 << 31), ..lp(Trip::Divides, 11) };
+        assert_eq!(decide(&big, LIM), Some(Ok(4)));
     }
 
     #[test]
     fn the_count_follows_the_max_count_knob() {
-        assert_eq!(count(5, Limits { max_count: 0, threshold: 75 }), Some(8));
-        assert_eq!(count(5, Limits { max_count: 2, threshold: 75 }), Some(2));
-        assert_eq!(count(5, Limits { max_count: 1, threshold: 75 }), None);
-        assert_eq!(count(5, Limits { max_count: 4, threshold: 0 }), None);
+        let lim = |max_count, threshold| Limits { max_count, threshold, ..LIM };
+        assert_eq!(count(5, lim(0, 75)), Some(8));
+        assert_eq!(count(5, lim(2, 75)), Some(2));
+        assert_eq!(count(5, lim(1, 75)), None);
+        assert_eq!(count(5, lim(4, 0)), None);
     }
 
     #[test]
     fn loops_llvm_decides_are_not_the_rules() {
         assert_eq!(decide(&lp(Trip::Cheap, 5), LIM), None);
         assert_eq!(decide(&lp(Trip::NotComputable, 5), LIM), None);
-        assert_eq!(decide(&lp(Trip::Bounded, 5), LIM), None);
     }
 
     #[test]
@@ -225,7 +249,8 @@ mod tests {
             (LoopFacts { innermost: false, ..base }, Refusal::NotInnermost),
             (LoopFacts { unroll_decided: true, ..base }, Refusal::Decided),
             (LoopFacts { exits_at_latch_only: false, ..base }, Refusal::SeveralExits),
-            (LoopFacts { step_no_wrap: false, ..base }, Refusal::MayWrap),
+            (LoopFacts { block_stride: true, ..base }, Refusal::BlockStride),
+            (LoopFacts { max_trip: Some(1024), ..base }, Refusal::Bounded),
             (LoopFacts { has_convergent_call: true, ..base }, Refusal::Convergent),
         ];
         for (l, r) in cases {
