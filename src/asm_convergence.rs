@@ -189,24 +189,10 @@ pub fn classify(asm: &str) -> Verdict {
 
 /// The inline-asm calls of a module that carry `convergent` on the call site: (call, asm text).
 fn marked_asm_calls(m: LLVMModuleRef, kind: u32) -> Vec<(LLVMValueRef, String)> {
-    let mut out = Vec::new();
-    // SAFETY: walks a live module's functions, blocks and instructions without changing them.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            for bb in crate::ir::function_blocks(f) {
-                let mut i = LLVMGetFirstInstruction(bb);
-                while !i.is_null() {
-                    if let Some(text) = marked_asm(i, kind) {
-                        out.push((i, text));
-                    }
-                    i = LLVMGetNextInstruction(i);
-                }
-            }
-            f = LLVMGetNextFunction(f);
-        }
-    }
-    out
+    let fns = crate::ir::module_functions(m);
+    let calls = fns.into_iter().flat_map(crate::ir::function_raw_instructions);
+    // SAFETY: live instructions of a live module, only read.
+    calls.filter_map(|i| unsafe { marked_asm(i, kind) }.map(|text| (i, text))).collect()
 }
 
 /// The asm text of call `i` when it calls inline asm and carries attribute `kind`.

@@ -202,14 +202,9 @@ pub fn plan(symbols: &[Symbol]) -> Vec<Decision> {
 
 /// Every function and global variable of a module, in module order.
 fn globals(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: a live module; its global lists are walked before anything is changed.
+    let mut out = crate::ir::module_functions(m);
+    // SAFETY: a live module; its global list is walked before anything is changed.
     unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            out.push(f);
-            f = LLVMGetNextFunction(f);
-        }
         let mut g = LLVMGetFirstGlobal(m);
         while !g.is_null() {
             out.push(g);

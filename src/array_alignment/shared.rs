@@ -96,14 +96,8 @@ fn anchor(m: LLVMModuleRef, v: LLVMValueRef) -> Option<LLVMValueRef> {
             }
         }
     }
-    // SAFETY: a live module.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() && LLVMIsDeclaration(f) != 0 {
-            f = LLVMGetNextFunction(f);
-        }
-        (!f.is_null()).then_some(f)
-    }
+    // SAFETY: live functions, only read.
+    crate::ir::module_functions(m).into_iter().find(|&f| unsafe { LLVMIsDeclaration(f) == 0 })
 }
 
 fn counter(d: Decision) -> &'static str {

@@ -148,18 +148,11 @@ fn candidate(i: LLVMValueRef) -> Option<(Candidate, Option<Refusal>)> {
 
 /// Every function definition of the module that the pass may change (not `optnone`).
 fn callers(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    // SAFETY: a live module; its function list is walked before anything changes.
-    unsafe {
-        let mut f = LLVMGetFirstFunction(m);
-        while !f.is_null() {
-            if LLVMIsDeclaration(f) == 0 && !has_fn_attr(f, "optnone") {
-                out.push(f);
-            }
-            f = LLVMGetNextFunction(f);
-        }
-    }
-    out
+    let fns = crate::ir::module_functions(m);
+    // SAFETY: live functions, only read.
+    fns.into_iter()
+        .filter(|&f| unsafe { LLVMIsDeclaration(f) == 0 } && !has_fn_attr(f, "optnone"))
+        .collect()
 }
 
 /// The calls of function `f`, in order.

@@ -260,47 +260,29 @@ unsafe fn leaves(v: LLVMValueRef, idx: &HashMap<LLVMValueRef, usize>) -> Vec<Lea
     out
 }
 
-/// Every instruction of a function.
-unsafe fn instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            out.push(i);
-            i = LLVMGetNextInstruction(i);
-        }
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    out
-}
-
 unsafe fn view(m: LLVMModuleRef) -> View {
     let mut fns = Vec::new();
     let mut refused = Vec::new();
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
+    let all = crate::ir::module_functions(m);
+    for &f in &all {
         match eligibility(f) {
             Ok(true) => fns.push(f),
             Ok(false) => {}
             Err(r) => refused.push((f, r)),
         }
-        f = LLVMGetNextFunction(f);
     }
     let idx: HashMap<LLVMValueRef, usize> = fns.iter().enumerate().map(|(i, &f)| (f, i)).collect();
     // The call sites of each eligible function in module order (use lists are in no useful
     // order): the original keeps the group of its first call site when it is cloned.
     let mut calls: Vec<Vec<LLVMValueRef>> = vec![Vec::new(); fns.len()];
-    let mut g = LLVMGetFirstFunction(m);
-    while !g.is_null() {
-        for i in instructions(g) {
+    for &g in &all {
+        for i in crate::ir::function_raw_instructions(g) {
             if !LLVMIsACallInst(i).is_null() {
                 if let Some(&fi) = idx.get(&LLVMGetCalledValue(i)) {
                     calls[fi].push(i);
                 }
             }
         }
-        g = LLVMGetNextFunction(g);
     }
     let mut models = Vec::new();
     for (fi, &f) in fns.iter().enumerate() {
@@ -329,7 +311,7 @@ unsafe fn view(m: LLVMModuleRef) -> View {
         let returns_ptr = returns_generic_ptr(f);
         let mut rets = Vec::new();
         if returns_ptr {
-            for i in instructions(f) {
+            for i in crate::ir::function_raw_instructions(f) {
                 if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMRet && LLVMGetNumOperands(i) == 1
                 {
                     rets.extend(leaves(LLVMGetOperand(i, 0), &idx));

@@ -51,6 +51,37 @@ pub fn attribute_kind(name: &std::ffi::CStr) -> u32 {
     unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr(), name.to_bytes().len()) }
 }
 
+/// The functions of a module (definitions and declarations), in module order.
+pub fn module_functions(m: llvm_sys::prelude::LLVMModuleRef) -> Vec<LLVMValueRef> {
+    // SAFETY: a live module's function list, read before callers change anything.
+    unsafe {
+        let mut out = Vec::new();
+        let mut f = LLVMGetFirstFunction(m);
+        while !f.is_null() {
+            out.push(f);
+            f = LLVMGetNextFunction(f);
+        }
+        out
+    }
+}
+
+/// Every instruction of a function, block by block, in order (raw values; for the inkwell
+/// view, [`function_instructions`]).
+pub fn function_raw_instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    for bb in function_blocks(f) {
+        // SAFETY: a live block's instruction list.
+        unsafe {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                out.push(i);
+                i = LLVMGetNextInstruction(i);
+            }
+        }
+    }
+    out
+}
+
 /// The blocks of a function, in order.
 pub fn function_blocks(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
     // SAFETY: a live function's block list.

@@ -41,8 +41,7 @@ unsafe fn convergent_call(i: LLVMValueRef, kind: u32) -> bool {
 unsafe fn body(bbs: &[LLVMBasicBlockRef], convergent: u32) -> (u32, bool) {
     let (mut size, mut conv) = (0u32, false);
     for &bb in bbs {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
+        for i in ir::instructions(ir::block(bb)).map(ir::raw) {
             let debug = !LLVMIsADbgInfoIntrinsic(i).is_null();
             if LLVMIsAPHINode(i).is_null() && !debug {
                 size += 1;
@@ -50,7 +49,6 @@ unsafe fn body(bbs: &[LLVMBasicBlockRef], convergent: u32) -> (u32, bool) {
             if !LLVMIsACallInst(i).is_null() && convergent_call(i, convergent) {
                 conv = true;
             }
-            i = LLVMGetNextInstruction(i);
         }
     }
     (size, conv)
