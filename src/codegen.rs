@@ -20,6 +20,7 @@
 //!     codegenprepare               codegenprepare
 //!                                  codegenpreparescev     (src/addr)
 //!                                  nv-iv-rewrite          (src/iv_rewrite) nv-disable-iv-rewrite
+//!                                  nv-ext-reuse           (src/ext_reuse) nv-disable-ext-reuse
 //!                                  nv-cssa                (src/cssa)      cssa-coalesce=0
 //!     nvptx-lower-aggr-copies      nvptx-lower-aggr-copies
 //!                                  nv-remat               (src/remat)     do-remat=0
@@ -45,6 +46,9 @@
 //! - cicc's address-mode pass `codegenpreparescev` (src/addr; research-facts.md "Address
 //!   optimization": in cicc it runs right after CodeGenPrepare, after LSR), right after
 //!   CodeGenPrepare, unless both `do-base-address-strength-reduce=0` and `do-scev-cgp=0`;
+//! - nvopt's extension reuse (src/ext_reuse; not a cicc pass: it gives ptxas the 32-bit
+//!   extension nvcc's PTX has where LSR rebuilt a thread rank in 64 bits), after the passes
+//!   at `codegenprepare` that expand ScalarEvolution expressions and before `nv-cssa`;
 //! - the PHI-operand (CSSA) coalescing pass (src/cssa; seed 002 "CSSA Coalescing": cicc
 //!   coalesces PHI operands before PHI elimination), as late as possible in the IR part of the
 //!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
@@ -92,6 +96,11 @@ pub const IV_START_WIDENING: Insertion =
 pub const CODEGENPREPARE_SCEV: Insertion =
     Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
 
+/// Extension reuse (src/ext_reuse; pass wrappers in src/shim/ext_reuse.cpp), after
+/// `codegenprepare`, listed after every SCEVExpander user anchored there (`codegenpreparescev`,
+/// `nv-iv-rewrite`) and before `nv-cssa`.
+pub const EXT_REUSE: Insertion = Insertion { pass: "nv-ext-reuse", after: "codegenprepare" };
+
 /// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
 
@@ -131,6 +140,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if !knobs.nv_disable_iv_rewrite() {
         out.push(IV_REWRITE);
+    }
+    if !knobs.nv_disable_ext_reuse() {
+        out.push(EXT_REUSE);
     }
     if !knobs.nv_disable_coalesce() {
         out.push(COALESCE);
@@ -194,6 +206,7 @@ mod tests {
                     IV_START_WIDENING,
                     CODEGENPREPARE_SCEV,
                     IV_REWRITE,
+                    EXT_REUSE,
                     COALESCE,
                     CSSA,
                     REMAT,
@@ -217,6 +230,7 @@ mod tests {
         k.set(K::nv_disable_param_opt, 1);
         k.set(K::do_remat, 0);
         k.set(K::nv_disable_sreg_order, 1);
+        k.set(K::nv_disable_ext_reuse, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

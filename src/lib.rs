@@ -11,6 +11,7 @@ pub mod coalesce;
 pub mod codegen;
 pub mod cssa;
 pub mod dbe;
+pub mod ext_reuse;
 pub mod ffi;
 pub mod fold_const_calls;
 pub mod gpu;

@@ -35,7 +35,7 @@
 ; GROWTH: remark: {{.*}} loop loop: the loop body would grow beyond nv-iv-rewrite-max-growth
 ; OFF-LABEL: loop:
 ; OFF-COUNT-6: phi i32
-; PIPE: -codegenpreparescev {{.*}}-nv-iv-rewrite -nv-cssa
+; PIPE: -codegenpreparescev {{.*}}-nv-iv-rewrite {{.*}}-nv-cssa
 
 target datalayout = "e-p:64:64:64-p3:32:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

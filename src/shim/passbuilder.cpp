@@ -14,6 +14,7 @@ void nvopt_register_scev_sources(PassBuilder &PB); // scev_sources.cpp
 void nvopt_register_addr(PassBuilder &PB);         // addr.cpp
 void nvopt_register_iv_start_widening(PassBuilder &PB); // iv_start_widening.cpp
 void nvopt_register_iv_rewrite(PassBuilder &PB);         // iv_rewrite.cpp
+void nvopt_register_ext_reuse(PassBuilder &PB);          // ext_reuse.cpp
 void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 void nvopt_register_remat(PassBuilder &PB);         // remat.cpp
 void nvopt_register_dbe(PassBuilder &PB);           // dbe.cpp
@@ -66,6 +67,7 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_addr(PB);
   nvopt_register_iv_start_widening(PB);
   nvopt_register_iv_rewrite(PB);
+  nvopt_register_ext_reuse(PB);
   nvopt_register_cssa(PB);
   nvopt_register_remat(PB);
   nvopt_register_dbe(PB);
