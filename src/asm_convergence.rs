@@ -256,7 +256,7 @@ fn remark(call: LLVMValueRef, verdict: &Verdict) {
 }
 
 /// Runs `nv-asm-convergence` on a module (called by the pass plumbing in
-/// src/shim/asm_convergence.cpp); whether it changed the IR.
+/// src/shim/rust_module_passes.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `m` is a live module that no one else changes during the call.

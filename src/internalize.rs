@@ -385,7 +385,7 @@ pub fn applies_to_triple(triple: &[u8]) -> bool {
 }
 
 /// Runs `nv-internalize` on a module (called by the pass plumbing in
-/// src/shim/internalize.cpp); whether it changed the IR.
+/// src/shim/rust_module_passes.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `m` is a live module that no one else changes during the call.

@@ -219,7 +219,7 @@ pub fn limits(k: &Knobs) -> Limits {
 }
 
 /// Runs `nv-fold-const-calls` on a module (called by the pass plumbing in
-/// src/shim/fold_const_calls.cpp); whether it changed the IR.
+/// src/shim/rust_module_passes.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `m` is a live module that no one else changes during the call.

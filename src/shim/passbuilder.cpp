@@ -18,10 +18,8 @@ void nvopt_register_ext_reuse(PassBuilder &PB);          // ext_reuse.cpp
 void nvopt_register_cssa(PassBuilder &PB);          // cssa.cpp
 void nvopt_register_remat(PassBuilder &PB);         // remat.cpp
 void nvopt_register_dbe(PassBuilder &PB);           // dbe.cpp
-void nvopt_register_internalize(PassBuilder &PB);   // internalize.cpp
-void nvopt_register_asm_convergence(PassBuilder &PB); // asm_convergence.cpp
+void nvopt_register_rust_module_passes(PassBuilder &PB); // rust_module_passes.cpp
 void nvopt_register_ipmsp(PassBuilder &PB);         // ipmsp.cpp
-void nvopt_register_fold_const_calls(PassBuilder &PB); // fold_const_calls.cpp
 void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
 void nvopt_register_unroll_marks(PassBuilder &PB);  // unroll_marks.cpp
 void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
@@ -71,10 +69,8 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_cssa(PB);
   nvopt_register_remat(PB);
   nvopt_register_dbe(PB);
-  nvopt_register_internalize(PB);
-  nvopt_register_asm_convergence(PB);
+  nvopt_register_rust_module_passes(PB);
   nvopt_register_ipmsp(PB);
-  nvopt_register_fold_const_calls(PB);
   nvopt_register_clang_pipeline(PB);
   nvopt_register_unroll_marks(PB);
   nvopt_register_inline_advisor(PB);
