@@ -27,6 +27,7 @@
 //!     alloca-hoisting              alloca-hoisting
 //!     nvptx-isel ...               nvptx-isel ...
 //!     machine-sink                 machine-sink
+//!                                  nv-pre-sink            (src/pre_sink)  nv-disable-pre-sink
 //!                                  nv-param-opt           (src/param_opt) nv-disable-param-opt
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
@@ -58,6 +59,9 @@
 //!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
 //!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
 //!   `nvptx-lower-aggr-copies`;
+//! - nvopt's hoisted-value sinking (src/pre_sink; not a cicc pass: it undoes MachineCSE's
+//!   partial-redundancy hoisting where the hoisted value would be held across an idle loop,
+//!   as nvcc's PTX computes such values in each block), right after `machine-sink`;
 //! - cicc's `param-opt` (src/param_opt; in cicc right after ISel), after `machine-sink`: early
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
@@ -115,6 +119,10 @@ pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare"
 /// right after `nvptx-lower-aggr-copies`, before `alloca-hoisting` and ISel (as in cicc).
 pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-aggr-copies" };
 
+/// Hoisted-value sinking (src/pre_sink; machine pass in src/shim/pre_sink.cpp), after
+/// `machine-sink`, i.e. after MachineCSE, whose hoisting it undoes (listed before nv-param-opt).
+pub const PRE_SINK: Insertion = Insertion { pass: "nv-pre-sink", after: "machine-sink" };
+
 /// ld.param re-issue (src/param_opt; machine pass in src/shim/param_opt.cpp), after
 /// `machine-sink`, the last of the passes that hoist or merge invariant loads.
 pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
@@ -152,6 +160,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if knobs.do_remat() > 0 {
         out.push(REMAT);
+    }
+    if !knobs.nv_disable_pre_sink() {
+        out.push(PRE_SINK);
     }
     if !knobs.nv_disable_param_opt() {
         out.push(PARAM_OPT);
@@ -210,6 +221,7 @@ mod tests {
                     COALESCE,
                     CSSA,
                     REMAT,
+                    PRE_SINK,
                     PARAM_OPT,
                     SREG_ORDER
                 ]
@@ -231,6 +243,7 @@ mod tests {
         k.set(K::do_remat, 0);
         k.set(K::nv_disable_sreg_order, 1);
         k.set(K::nv_disable_ext_reuse, 1);
+        k.set(K::nv_disable_pre_sink, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

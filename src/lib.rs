@@ -27,6 +27,7 @@ pub mod logger;
 pub mod lsr_gate;
 pub mod param_opt;
 pub mod pipeline;
+pub mod pre_sink;
 pub mod pressure;
 mod readme;
 pub mod remat;
@@ -84,6 +85,7 @@ extern "C" fn on_load() {
         cssa::adapter::register();
         remat::adapter::register();
         param_opt::adapter::register();
+        pre_sink::adapter::register();
         sreg_order::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();

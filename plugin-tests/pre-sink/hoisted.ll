@@ -1,0 +1,121 @@
+; nv-pre-sink (src/pre_sink): llc's MachineCSE hoists the `mul.wide` that both preheaders
+; compute (12 * tid.x, the start offset of each loop's pointer) into the entry block, and the
+; 64-bit value is then held across the first loop, which never reads it. The pass copies it
+; back into the two preheaders (one instruction each) and erases the hoisted one. Left alone:
+; a kernel with launch bounds (a register cap: @two_loops_bounded), everything with the guard
+; knob, and at -O0 (not in the pipeline). The machine verifier accepts the result.
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-disable-pre-sink %s -o - | FileCheck %s --check-prefix=OFF
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-stats -pass-remarks=nv-pre-sink %s -o /dev/null 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=REMARK
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -debug-pass=Arguments %s -o /dev/null 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=PIPE
+; RUN: %llc -O0 -mcpu=sm_90 -load %plugin -debug-pass=Arguments %s -o /dev/null 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=NOPIPE
+
+; CHECK-LABEL: .visible .entry two_loops(
+; CHECK: mul.wide.u32 %rd{{[0-9]+}}, [[TX:%r[0-9]+]], 12;
+; CHECK: // %loop1
+; CHECK: bar.sync 0;
+; CHECK: mul.wide.u32 %rd{{[0-9]+}}, [[TX]], 12;
+; CHECK: // %loop2
+; CHECK-LABEL: .visible .entry two_loops_bounded(
+; CHECK: mul.wide.u32
+; CHECK: bar.sync 0;
+; CHECK-NOT: mul.wide.u32
+; CHECK: ret;
+; OFF-LABEL: .visible .entry two_loops(
+; OFF: mul.wide.u32
+; OFF: bar.sync 0;
+; OFF-NOT: mul.wide.u32
+; OFF: ret;
+; REMARK: remark: <unknown>:0:0: 1 hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)
+; REMARK-DAG: 2 nv-pre-sink {{ *}}- copies made
+; REMARK-DAG: 1 nv-pre-sink {{ *}}- instructions moved
+; REMARK-DAG: 1 nv-pre-sink {{ *}}- functions left alone: register cap
+; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-param-opt
+; NOPIPE-NOT: nv-pre-sink
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @two_loops(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %n) {
+entry:
+  %tx = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c1 = icmp ult i32 %tx, %n
+  br i1 %c1, label %pre1, label %mid
+pre1:
+  %z1 = zext i32 %tx to i64
+  %o1 = mul nuw nsw i64 %z1, 12
+  %p1 = getelementptr i8, ptr addrspace(1) %a, i64 %o1
+  br label %loop1
+loop1:
+  %q = phi ptr addrspace(1) [ %p1, %pre1 ], [ %q.next, %loop1 ]
+  %i = phi i32 [ %tx, %pre1 ], [ %i.next, %loop1 ]
+  store float 1.0, ptr addrspace(1) %q, align 4
+  %q.next = getelementptr i8, ptr addrspace(1) %q, i64 384
+  %i.next = add nuw nsw i32 %i, 32
+  %c = icmp ult i32 %i.next, %n
+  br i1 %c, label %loop1, label %mid
+mid:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br i1 %c1, label %pre2, label %exit
+pre2:
+  %z2 = zext i32 %tx to i64
+  %o2 = mul nuw nsw i64 %z2, 12
+  %p2 = getelementptr i8, ptr addrspace(1) %b, i64 %o2
+  br label %loop2
+loop2:
+  %r = phi ptr addrspace(1) [ %p2, %pre2 ], [ %r.next, %loop2 ]
+  %j = phi i32 [ %tx, %pre2 ], [ %j.next, %loop2 ]
+  store float 2.0, ptr addrspace(1) %r, align 4
+  %r.next = getelementptr i8, ptr addrspace(1) %r, i64 384
+  %j.next = add nuw nsw i32 %j, 32
+  %d = icmp ult i32 %j.next, %n
+  br i1 %d, label %loop2, label %exit
+exit:
+  ret void
+}
+
+define ptx_kernel void @two_loops_bounded(ptr addrspace(1) %a, ptr addrspace(1) %b, i32 %n) #0 {
+entry:
+  %tx = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c1 = icmp ult i32 %tx, %n
+  br i1 %c1, label %pre1, label %mid
+pre1:
+  %z1 = zext i32 %tx to i64
+  %o1 = mul nuw nsw i64 %z1, 12
+  %p1 = getelementptr i8, ptr addrspace(1) %a, i64 %o1
+  br label %loop1
+loop1:
+  %q = phi ptr addrspace(1) [ %p1, %pre1 ], [ %q.next, %loop1 ]
+  %i = phi i32 [ %tx, %pre1 ], [ %i.next, %loop1 ]
+  store float 1.0, ptr addrspace(1) %q, align 4
+  %q.next = getelementptr i8, ptr addrspace(1) %q, i64 384
+  %i.next = add nuw nsw i32 %i, 32
+  %c = icmp ult i32 %i.next, %n
+  br i1 %c, label %loop1, label %mid
+mid:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br i1 %c1, label %pre2, label %exit
+pre2:
+  %z2 = zext i32 %tx to i64
+  %o2 = mul nuw nsw i64 %z2, 12
+  %p2 = getelementptr i8, ptr addrspace(1) %b, i64 %o2
+  br label %loop2
+loop2:
+  %r = phi ptr addrspace(1) [ %p2, %pre2 ], [ %r.next, %loop2 ]
+  %j = phi i32 [ %tx, %pre2 ], [ %j.next, %loop2 ]
+  store float 2.0, ptr addrspace(1) %r, align 4
+  %r.next = getelementptr i8, ptr addrspace(1) %r, i64 384
+  %j.next = add nuw nsw i32 %j, 32
+  %d = icmp ult i32 %j.next, %n
+  br i1 %d, label %loop2, label %exit
+exit:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+
+attributes #0 = { "nvvm.maxntid"="256" }

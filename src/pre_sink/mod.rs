@@ -1,0 +1,210 @@
+//! `nv-pre-sink`: copies a cheap instruction that llc hoisted into a common dominator back into
+//! the blocks that use it, where its value would otherwise be held across a loop that never
+//! reads it. A machine pass, right after llc's `machine-sink` (so after MachineCSE).
+//!
+//! Why: MachineCSE's partial-redundancy step (`PerformSimplePRE`) moves a computation that two
+//! blocks share into their nearest common dominator and lets both read it. On a GPU the result
+//! then occupies a register through everything between, loops included; ptxas does not move it
+//! back. llm.c's `softmax_autoregressive_backward_kernel7` starts two loops' pointer IVs from
+//! `4 * rank`, `4 * idx * T * T` and `4 * t * T`; MachineCSE computes the three 64-bit values
+//! once, before the first loop, and they live across it and two warp reductions (26 registers;
+//! nvcc, which computes them in each preheader, 23; `-disable-machine-cse`, 24). Turning
+//! MachineCSE off altogether takes llm.c from 1.0159 to 0.9935 of nvcc's registers but costs
+//! cuda-samples the CSE proper (bench/RESULTS.md); this pass undoes only the hoisting.
+//!
+//! ```text
+//! before (MIR)                                  after
+//! bb.2:                                          bb.2:
+//!   %97:b64 = MUL_WIDEu32_ri %3, 4                 CBranch %52, %bb.5
+//!   CBranch %52, %bb.5                           bb.3 (preheader of loop bb.4):
+//! bb.3 (preheader of loop bb.4):                   %100:b64 = MUL_WIDEu32_ri %3, 4
+//!   %56:b64 = ADD64rr %97, %98                     %56:b64 = ADD64rr %100, %98
+//! ...                                            ...
+//! bb.6 (after bb.4, preheader of loop bb.7):     bb.6:
+//!   %69:b64 = ADD64rr %97, %70                     %101:b64 = MUL_WIDEu32_ri %3, 4
+//!                                                  %69:b64 = ADD64rr %101, %70
+//! ```
+//!
+//! The rule ([`decide`]): an instruction with one virtual-register result, virtual register
+//! operands only, no memory access and no other effect, of a cheap integer kind
+//! ([`CHEAP_OPCODE_PREFIXES`]), whose result
+//! - is read only outside its own block, by no PHI, in at most [`MAX_COPIES`] blocks, none of
+//!   them in a loop that does not hold the instruction (a copy there would run every
+//!   iteration);
+//! - is live into the header of a loop that never reads it (the cost being undone);
+//! - and whose every operand is either live at the start of each of those blocks anyway, or
+//!   read by this instruction alone and no wider than its result (its live range then moves
+//!   instead of the result's: no register more anywhere);
+//! - and whose function has no register cap (launch bounds, `-nv-maxreg`): under a cap ptxas
+//!   is already choosing what to spill, and moving live ranges moved its spills (llm.c's
+//!   `layernorm_backward_kernel8`, capped at 32 by its launch bounds: spill stores 130 -> 146
+//!   bytes); nv-remat works toward the cap in those functions;
+//! is copied into each block that reads it, before the first reader, and the original is
+//! erased. Up to [`ROUNDS`] rounds, so that a chain of such instructions moves together.
+//! Knob `nv-disable-pre-sink`. Remarks (`-pass-remarks=nv-pre-sink`, one per function changed)
+//! and `-nv-stats` counters, refusals included. The facts (liveness of one register: backward
+//! reachability from its readers, stopped at its definition; loops) and the edits are the
+//! shim's (src/shim/pre_sink.cpp); the decision is here.
+pub mod adapter;
+
+pub const PASS: &str = "nv-pre-sink";
+
+/// Most blocks one instruction is copied into (each copy is one more instruction).
+pub const MAX_COPIES: usize = 4;
+
+/// Most rounds over the function (a chain of cheap instructions moves one link per round).
+pub const ROUNDS: u32 = 4;
+
+/// NVPTX machine opcode name prefixes of the instructions worth copying: integer arithmetic,
+/// logic, shifts, conversions and special-register reads (one instruction each in SASS).
+pub const CHEAP_OPCODE_PREFIXES: [&str; 13] = [
+    "ADD",
+    "SUB",
+    "SHL",
+    "SRL",
+    "SRA",
+    "MUL_WIDE",
+    "MULT",
+    "AND",
+    "OR",
+    "XOR",
+    "CVT_",
+    "NOT",
+    "INT_PTX_SREG_",
+];
+
+/// Operand facts, as the shim codes them (src/shim/pre_sink.cpp, enum OperandFact): not live
+/// where the result is read; live at the start of every block that reads the result; read by
+/// the candidate alone and no wider than its result.
+pub const OPERAND_NOT_LIVE: u8 = 0;
+pub const OPERAND_LIVE: u8 = 1;
+pub const OPERAND_SOLE_READER: u8 = 2;
+
+/// What the shim reports of one candidate.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub opcode: String,
+    pub use_blocks: usize,
+    pub phi_use: bool,
+    pub own_block_use: bool,
+    pub live_across_idle_loop: bool,
+    pub use_in_deeper_loop: bool,
+    /// Per register operand: one of the `OPERAND_*` facts.
+    pub operands: Vec<u8>,
+}
+
+/// Why an instruction stays where it is. Only the near misses (an instruction that is held
+/// across an idle loop) are counted; most instructions are not candidates at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    NotCheap,
+    Unused,
+    PhiUse,
+    OwnBlockUse,
+    NotAcrossLoop,
+    TooManyBlocks,
+    IntoLoop,
+    OperandNotLive,
+}
+
+impl Refusal {
+    /// The `-nv-stats` counter of a refusal, or `None` for the common cases not worth one.
+    pub fn counter(self) -> Option<&'static str> {
+        match self {
+            Refusal::TooManyBlocks => Some("kept: read in more blocks than it may be copied to"),
+            Refusal::IntoLoop => Some("kept: a reading block is in a deeper loop"),
+            Refusal::OperandNotLive => Some("kept: an operand is not live where it is read"),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the pass works on a function whose register target comes from `source`: only
+/// without a cap (see the module header).
+pub fn applies(source: crate::pressure::target::Source) -> bool {
+    source == crate::pressure::target::Source::Default
+}
+
+fn cheap(opcode: &str) -> bool {
+    CHEAP_OPCODE_PREFIXES.iter().any(|p| opcode.starts_with(p))
+}
+
+/// Whether the instruction is copied into the blocks that read it.
+pub fn decide(f: &Facts) -> Result<(), Refusal> {
+    if !cheap(&f.opcode) {
+        return Err(Refusal::NotCheap);
+    }
+    if f.use_blocks == 0 {
+        return Err(Refusal::Unused);
+    }
+    if f.phi_use {
+        return Err(Refusal::PhiUse);
+    }
+    if f.own_block_use {
+        return Err(Refusal::OwnBlockUse);
+    }
+    if !f.live_across_idle_loop {
+        return Err(Refusal::NotAcrossLoop);
+    }
+    if f.use_blocks > MAX_COPIES {
+        return Err(Refusal::TooManyBlocks);
+    }
+    if f.use_in_deeper_loop {
+        return Err(Refusal::IntoLoop);
+    }
+    if f.operands.contains(&OPERAND_NOT_LIVE) {
+        return Err(Refusal::OperandNotLive);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hoisted() -> Facts {
+        Facts {
+            opcode: "MUL_WIDEu32_ri".into(),
+            use_blocks: 2,
+            live_across_idle_loop: true,
+            operands: vec![OPERAND_LIVE],
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn a_cheap_value_held_across_an_idle_loop_is_copied_to_its_readers() {
+        assert_eq!(decide(&hoisted()), Ok(()));
+        let only_reader =
+            Facts { opcode: "SHL64_ri".into(), operands: vec![OPERAND_SOLE_READER], ..hoisted() };
+        assert_eq!(decide(&only_reader), Ok(()));
+    }
+
+    #[test]
+    fn functions_with_a_register_cap_are_left_alone() {
+        use crate::pressure::target::Source;
+        assert!(applies(Source::Default));
+        assert!(!applies(Source::LaunchBounds));
+        assert!(!applies(Source::Knob));
+    }
+
+    #[test]
+    fn each_condition_refuses() {
+        let cases = [
+            (Facts { opcode: "DIV_RN_F32rr".into(), ..hoisted() }, Refusal::NotCheap),
+            (Facts { use_blocks: 0, ..hoisted() }, Refusal::Unused),
+            (Facts { phi_use: true, ..hoisted() }, Refusal::PhiUse),
+            (Facts { own_block_use: true, ..hoisted() }, Refusal::OwnBlockUse),
+            (Facts { live_across_idle_loop: false, ..hoisted() }, Refusal::NotAcrossLoop),
+            (Facts { use_blocks: MAX_COPIES + 1, ..hoisted() }, Refusal::TooManyBlocks),
+            (Facts { use_in_deeper_loop: true, ..hoisted() }, Refusal::IntoLoop),
+            (
+                Facts { operands: vec![OPERAND_LIVE, OPERAND_NOT_LIVE], ..hoisted() },
+                Refusal::OperandNotLive,
+            ),
+        ];
+        for (f, r) in cases {
+            assert_eq!(decide(&f), Err(r), "{f:?}");
+        }
+    }
+}

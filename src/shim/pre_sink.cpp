@@ -1,0 +1,295 @@
+// Adapts LLVM's MachineFunction to nv-pre-sink (src/pre_sink): the legacy MachineFunctionPass
+// `nv-pre-sink` and its PassRegistry entry (llc -run-pass; src/codegen.rs inserts it after
+// machine-sink, i.e. after MachineCSE), the facts Rust reads per candidate instruction (its
+// opcode name, its block, the blocks that read its register, and liveness facts: whether the
+// register is live into a loop that never reads it, whether each operand is live where the
+// register is read, whether an operand's only reader is the candidate), and the two edits Rust
+// asks for: copy the instruction into a block (before the first reader there, which then reads
+// the copy) and erase it when nothing reads it. A candidate defines one virtual register, reads
+// only virtual registers, touches no memory and has no other effect, so a copy computes the
+// same value wherever its operands are available. Which instructions move is decided in Rust.
+#include "llvm/CodeGen/MachineDominators.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm-c/Core.h"
+#include "register.h"
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+using namespace llvm;
+
+// Rust (src/pre_sink/adapter.rs): decides and asks for the edits; whether anything changed.
+extern "C" bool nvopt_pre_sink_run(void *Host, LLVMValueRef F);
+
+namespace {
+
+// Per operand of a candidate, what operandFacts reports (codes shared with src/pre_sink/mod.rs,
+// OPERAND_*).
+enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2 };
+
+// One virtual def, virtual register uses only, no memory, no effects, no control flow.
+bool isCandidate(const MachineInstr &MI) {
+  if (MI.mayLoadOrStore() || MI.hasUnmodeledSideEffects() || MI.isCall() || MI.isTerminator() ||
+      MI.isPHI() || MI.isCopyLike() || MI.isDebugInstr() || MI.isInlineAsm() ||
+      MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
+      !MI.getOperand(0).getReg().isVirtual())
+    return false;
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isReg() && (MO.isImplicit() || !MO.getReg().isVirtual()))
+      return false;
+  return true;
+}
+
+// The block in which a use reads the register: its own, or for a PHI operand the incoming block.
+const MachineBasicBlock *useBlock(const MachineOperand &MO) {
+  const MachineInstr &U = *MO.getParent();
+  if (!U.isPHI())
+    return U.getParent();
+  return U.getOperand(U.getOperandNo(&MO) + 1).getMBB();
+}
+
+class NVPreSink : public MachineFunctionPass {
+public:
+  static char ID;
+  NVPreSink() : MachineFunctionPass(ID) {}
+
+  StringRef getPassName() const override { return "NVPTX hoisted-value sinking (nvopt)"; }
+
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.addRequired<MachineLoopInfoWrapperPass>();
+    AU.setPreservesCFG();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &Fn) override {
+    if (skipFunction(Fn.getFunction()))
+      return false;
+    MF = &Fn;
+    MRI = &Fn.getRegInfo();
+    TII = Fn.getSubtarget().getInstrInfo();
+    MLI = &getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+    return nvopt_pre_sink_run(this, wrap(&Fn.getFunction()));
+  }
+
+  // Collects the candidates afresh (Rust calls this once per round).
+  uint32_t collect() {
+    Cands.clear();
+    for (MachineBasicBlock &MBB : *MF)
+      for (MachineInstr &MI : MBB)
+        if (isCandidate(MI))
+          Cands.push_back(&MI);
+    return Cands.size();
+  }
+
+  MachineInstr *cand(uint32_t Id) const { return Id < Cands.size() ? Cands[Id] : nullptr; }
+
+  MachineBasicBlock *block(uint32_t Number) const {
+    return Number < MF->getNumBlockIDs() ? MF->getBlockNumbered(Number) : nullptr;
+  }
+
+  StringRef opcode(const MachineInstr &MI) const { return TII->getName(MI.getOpcode()); }
+
+  // The blocks that read R (PHI operands: the incoming block), each once; whether a PHI reads it.
+  std::vector<const MachineBasicBlock *> useBlocks(Register R, bool &PhiUse) const {
+    std::vector<const MachineBasicBlock *> Out;
+    PhiUse = false;
+    for (const MachineOperand &MO : MRI->use_nodbg_operands(R)) {
+      PhiUse |= MO.getParent()->isPHI();
+      const MachineBasicBlock *B = useBlock(MO);
+      if (std::find(Out.begin(), Out.end(), B) == Out.end())
+        Out.push_back(B);
+    }
+    return Out;
+  }
+
+  // The blocks at whose entry R is live: backward reachability from the blocks that read it,
+  // never through its defining block (SSA: the definition dominates every read).
+  std::set<const MachineBasicBlock *> liveIn(Register R) const {
+    std::set<const MachineBasicBlock *> Live;
+    const MachineInstr *Def = MRI->getVRegDef(R);
+    if (!Def)
+      return Live;
+    const MachineBasicBlock *DefBB = Def->getParent();
+    bool PhiUse;
+    std::vector<const MachineBasicBlock *> Work;
+    for (const MachineBasicBlock *B : useBlocks(R, PhiUse))
+      if (B != DefBB && Live.insert(B).second)
+        Work.push_back(B);
+    while (!Work.empty()) {
+      const MachineBasicBlock *B = Work.back();
+      Work.pop_back();
+      for (const MachineBasicBlock *P : B->predecessors())
+        if (P != DefBB && Live.insert(P).second)
+          Work.push_back(P);
+    }
+    return Live;
+  }
+
+  // Whether R is live into the header of a loop none of whose blocks reads it.
+  bool liveAcrossIdleLoop(Register R) const {
+    std::set<const MachineBasicBlock *> Live = liveIn(R);
+    bool PhiUse;
+    std::vector<const MachineBasicBlock *> Uses = useBlocks(R, PhiUse);
+    for (const MachineLoop *L : MLI->getLoopsInPreorder()) {
+      if (!Live.count(L->getHeader()))
+        continue;
+      bool Reads = std::any_of(Uses.begin(), Uses.end(),
+                               [&](const MachineBasicBlock *B) { return L->contains(B); });
+      if (!Reads)
+        return true;
+    }
+    return false;
+  }
+
+  // Whether a use block lies in a loop that does not hold the definition's block (a copy there
+  // would run on every iteration).
+  bool useInDeeperLoop(const MachineInstr &MI, const std::vector<const MachineBasicBlock *> &Uses) const {
+    for (const MachineBasicBlock *B : Uses) {
+      const MachineLoop *L = MLI->getLoopFor(B);
+      if (L && !L->contains(MI.getParent()))
+        return true;
+    }
+    return false;
+  }
+
+  // Per register operand of MI, in order: live at the start of every use block of MI's result
+  // (LiveEverywhere), else read by MI alone and no wider than MI's result (OnlyReader), else
+  // NotLive.
+  std::vector<uint8_t> operandFacts(const MachineInstr &MI,
+                                    const std::vector<const MachineBasicBlock *> &Uses) const {
+    std::vector<uint8_t> Out;
+    unsigned DefBits = regBits(MI.getOperand(0).getReg());
+    for (const MachineOperand &MO : MI.uses()) {
+      if (!MO.isReg())
+        continue;
+      std::set<const MachineBasicBlock *> Live = liveIn(MO.getReg());
+      bool Everywhere = std::all_of(Uses.begin(), Uses.end(),
+                                    [&](const MachineBasicBlock *B) { return Live.count(B); });
+      bool Sole = MRI->hasOneNonDBGUse(MO.getReg()) && regBits(MO.getReg()) <= DefBits;
+      Out.push_back(Everywhere ? LiveEverywhere : Sole ? OnlyReader : NotLive);
+    }
+    return Out;
+  }
+
+  // Copies MI into MBB before the first instruction there that reads its register (the
+  // terminators when only PHI operands of successors read it there); those reads then read the
+  // copy. False when nothing in MBB reads the register or MBB is MI's own block.
+  bool copyInto(MachineInstr &MI, MachineBasicBlock &MBB) {
+    Register Old = MI.getOperand(0).getReg();
+    if (MI.getParent() == &MBB)
+      return false;
+    std::vector<MachineOperand *> Uses;
+    for (MachineOperand &MO : MRI->use_nodbg_operands(Old))
+      if (useBlock(MO) == &MBB)
+        Uses.push_back(&MO);
+    if (Uses.empty())
+      return false;
+    MachineBasicBlock::iterator At = MBB.getFirstTerminator();
+    for (MachineInstr &I : MBB.instrs())
+      if (!I.isPHI() && I.readsRegister(Old, nullptr)) {
+        At = I.getIterator();
+        break;
+      }
+    Register New = MRI->createVirtualRegister(MRI->getRegClass(Old));
+    MachineInstr *Copy = MF->CloneMachineInstr(&MI);
+    Copy->getOperand(0).setReg(New);
+    for (MachineOperand &MO : Copy->uses())
+      if (MO.isReg())
+        MO.setIsKill(false);
+    MBB.insert(At, Copy);
+    for (MachineOperand *MO : Uses)
+      MO->setReg(New);
+    return true;
+  }
+
+  // Erases MI when no instruction reads its register any more; its operands lose their kill
+  // flags' meaning, so they are cleared.
+  bool eraseIfDead(MachineInstr &MI) {
+    if (!MRI->use_nodbg_empty(MI.getOperand(0).getReg()))
+      return false;
+    for (const MachineOperand &MO : MI.uses())
+      if (MO.isReg())
+        MRI->clearKillFlags(MO.getReg());
+    Cands[std::find(Cands.begin(), Cands.end(), &MI) - Cands.begin()] = nullptr;
+    MI.eraseFromParent();
+    return true;
+  }
+
+private:
+  unsigned regBits(Register R) const {
+    return MRI->getTargetRegisterInfo()->getRegSizeInBits(*MRI->getRegClass(R));
+  }
+
+  MachineFunction *MF = nullptr;
+  MachineRegisterInfo *MRI = nullptr;
+  const TargetInstrInfo *TII = nullptr;
+  MachineLoopInfo *MLI = nullptr;
+  std::vector<MachineInstr *> Cands;
+};
+
+char NVPreSink::ID = 0;
+
+NVPreSink &pass(void *H) { return *static_cast<NVPreSink *>(H); }
+
+} // namespace
+
+extern "C" void nvopt_shim_register_pre_sink() {
+  nvRegisterMachinePass<NVPreSink>("NVPTX hoisted-value sinking (nvopt)", "nv-pre-sink");
+}
+
+extern "C" uint32_t nvopt_shim_pre_sink_collect(void *H) { return pass(H).collect(); }
+
+// The facts of candidate Id (false when out of range or erased): its opcode name; its block's
+// number; whether a PHI reads its register; whether its register is read in its own block;
+// whether the register is live into a loop that never reads it; whether a use block is in a
+// loop that does not hold its block; up to Cap use-block numbers in Blocks (their count in
+// *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts).
+extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Name, size_t *Len,
+                                          uint32_t *Block, bool *PhiUse, bool *OwnBlockUse,
+                                          bool *IdleLoop, bool *DeeperLoop, uint32_t *Blocks,
+                                          uint32_t *NBlocks, uint8_t *Ops, uint32_t *NOps,
+                                          uint32_t Cap) {
+  const MachineInstr *MI = pass(H).cand(Id);
+  if (!MI)
+    return false;
+  StringRef S = pass(H).opcode(*MI);
+  *Name = S.data();
+  *Len = S.size();
+  *Block = MI->getParent()->getNumber();
+  Register R = MI->getOperand(0).getReg();
+  std::vector<const MachineBasicBlock *> Uses = pass(H).useBlocks(R, *PhiUse);
+  *OwnBlockUse = std::find(Uses.begin(), Uses.end(), MI->getParent()) != Uses.end();
+  *NBlocks = Uses.size();
+  for (uint32_t I = 0; I < Uses.size() && I < Cap; ++I)
+    Blocks[I] = Uses[I]->getNumber();
+  *IdleLoop = false;
+  *DeeperLoop = false;
+  *NOps = 0;
+  if (Uses.empty() || *PhiUse || *OwnBlockUse)
+    return true;
+  *IdleLoop = pass(H).liveAcrossIdleLoop(R);
+  *DeeperLoop = pass(H).useInDeeperLoop(*MI, Uses);
+  std::vector<uint8_t> Facts = pass(H).operandFacts(*MI, Uses);
+  *NOps = Facts.size();
+  for (uint32_t I = 0; I < Facts.size() && I < Cap; ++I)
+    Ops[I] = Facts[I];
+  return true;
+}
+
+extern "C" bool nvopt_shim_pre_sink_copy_into(void *H, uint32_t Id, uint32_t Block) {
+  MachineInstr *MI = pass(H).cand(Id);
+  MachineBasicBlock *MBB = pass(H).block(Block);
+  return MI && MBB && pass(H).copyInto(*MI, *MBB);
+}
+
+extern "C" bool nvopt_shim_pre_sink_erase_if_dead(void *H, uint32_t Id) {
+  MachineInstr *MI = pass(H).cand(Id);
+  return MI && pass(H).eraseIfDead(*MI);
+}
