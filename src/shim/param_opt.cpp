@@ -15,6 +15,7 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm-c/Core.h"
+#include "machine_copy.h"
 #include "register.h"
 #include <algorithm>
 #include <cstdint>
@@ -38,15 +39,6 @@ bool isInvariantLoad(const MachineInstr &MI) {
     if (MO.isReg() && (MO.isUse() || MO.isImplicit() || !MO.getReg().isVirtual()))
       return false;
   return true;
-}
-
-// The block in which a use reads the register: its own, or for a PHI operand the incoming block.
-const MachineBasicBlock *useBlock(const MachineOperand &MO) {
-  const MachineInstr &U = *MO.getParent();
-  if (!U.isPHI())
-    return U.getParent();
-  unsigned Idx = U.getOperandNo(&MO);
-  return U.getOperand(Idx + 1).getMBB();
 }
 
 class NVParamOpt : public MachineFunctionPass {
@@ -88,39 +80,16 @@ public:
   std::vector<uint32_t> useBlocks(const MachineInstr &MI) const {
     std::vector<uint32_t> Out;
     for (const MachineOperand &MO : MRI->use_nodbg_operands(MI.getOperand(0).getReg())) {
-      uint32_t N = useBlock(MO)->getNumber();
+      uint32_t N = nvUseBlock(MO)->getNumber();
       if (std::find(Out.begin(), Out.end(), N) == Out.end())
         Out.push_back(N);
     }
     return Out;
   }
 
-  // Clones the load into MBB before the first instruction there that reads its register (the
-  // terminators when only PHI operands of successors read it there) and makes those uses read
-  // the clone. False when nothing in MBB reads the register or MBB is the load's own block.
+  // Clones the load into MBB before the first reader there (nvCopyToReaders, machine_copy.h).
   bool reissue(MachineInstr &MI, MachineBasicBlock &MBB) {
-    Register Old = MI.getOperand(0).getReg();
-    if (MI.getParent() == &MBB)
-      return false;
-    std::vector<MachineOperand *> Uses;
-    for (MachineOperand &MO : MRI->use_nodbg_operands(Old))
-      if (useBlock(MO) == &MBB)
-        Uses.push_back(&MO);
-    if (Uses.empty())
-      return false;
-    MachineBasicBlock::iterator At = MBB.getFirstTerminator();
-    for (MachineInstr &I : MBB.instrs())
-      if (!I.isPHI() && I.readsRegister(Old, nullptr)) {
-        At = I.getIterator();
-        break;
-      }
-    Register New = MRI->createVirtualRegister(MRI->getRegClass(Old));
-    MachineInstr *Clone = MF->CloneMachineInstr(&MI);
-    Clone->getOperand(0).setReg(New);
-    MBB.insert(At, Clone);
-    for (MachineOperand *MO : Uses)
-      MO->setReg(New);
-    return true;
+    return nvCopyToReaders(*MF, *MRI, MI, MBB);
   }
 
   // Erases the load when no instruction reads its register any more.

@@ -17,6 +17,7 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm-c/Core.h"
+#include "machine_copy.h"
 #include "register.h"
 #include <algorithm>
 #include <cstdint>
@@ -45,14 +46,6 @@ bool isCandidate(const MachineInstr &MI) {
     if (MO.isReg() && (MO.isImplicit() || !MO.getReg().isVirtual()))
       return false;
   return true;
-}
-
-// The block in which a use reads the register: its own, or for a PHI operand the incoming block.
-const MachineBasicBlock *useBlock(const MachineOperand &MO) {
-  const MachineInstr &U = *MO.getParent();
-  if (!U.isPHI())
-    return U.getParent();
-  return U.getOperand(U.getOperandNo(&MO) + 1).getMBB();
 }
 
 class NVPreSink : public MachineFunctionPass {
@@ -102,7 +95,7 @@ public:
     PhiUse = false;
     for (const MachineOperand &MO : MRI->use_nodbg_operands(R)) {
       PhiUse |= MO.getParent()->isPHI();
-      const MachineBasicBlock *B = useBlock(MO);
+      const MachineBasicBlock *B = nvUseBlock(MO);
       if (std::find(Out.begin(), Out.end(), B) == Out.end())
         Out.push_back(B);
     }
@@ -178,35 +171,9 @@ public:
     return Out;
   }
 
-  // Copies MI into MBB before the first instruction there that reads its register (the
-  // terminators when only PHI operands of successors read it there); those reads then read the
-  // copy. False when nothing in MBB reads the register or MBB is MI's own block.
+  // Copies MI into MBB before the first reader there (nvCopyToReaders, machine_copy.h).
   bool copyInto(MachineInstr &MI, MachineBasicBlock &MBB) {
-    Register Old = MI.getOperand(0).getReg();
-    if (MI.getParent() == &MBB)
-      return false;
-    std::vector<MachineOperand *> Uses;
-    for (MachineOperand &MO : MRI->use_nodbg_operands(Old))
-      if (useBlock(MO) == &MBB)
-        Uses.push_back(&MO);
-    if (Uses.empty())
-      return false;
-    MachineBasicBlock::iterator At = MBB.getFirstTerminator();
-    for (MachineInstr &I : MBB.instrs())
-      if (!I.isPHI() && I.readsRegister(Old, nullptr)) {
-        At = I.getIterator();
-        break;
-      }
-    Register New = MRI->createVirtualRegister(MRI->getRegClass(Old));
-    MachineInstr *Copy = MF->CloneMachineInstr(&MI);
-    Copy->getOperand(0).setReg(New);
-    for (MachineOperand &MO : Copy->uses())
-      if (MO.isReg())
-        MO.setIsKill(false);
-    MBB.insert(At, Copy);
-    for (MachineOperand *MO : Uses)
-      MO->setReg(New);
-    return true;
+    return nvCopyToReaders(*MF, *MRI, MI, MBB);
   }
 
   // Erases MI when no instruction reads its register any more; its operands lose their kill

@@ -1,0 +1,49 @@
+// Machine-IR edits shared by the machine passes that copy an instruction next to its readers
+// (nv-param-opt, nv-pre-sink). Adapter only: no decisions.
+#pragma once
+
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
+#include <vector>
+
+// The block in which a use reads the register: its own, or for a PHI operand the incoming block.
+inline const llvm::MachineBasicBlock *nvUseBlock(const llvm::MachineOperand &MO) {
+  const llvm::MachineInstr &U = *MO.getParent();
+  if (!U.isPHI())
+    return U.getParent();
+  return U.getOperand(U.getOperandNo(&MO) + 1).getMBB();
+}
+
+// Copies MI (one virtual-register def) into MBB before the first instruction there that reads
+// its register (the terminators when only PHI operands of successors read it there) and makes
+// those reads read the copy; the copy's operands carry no kill flags. False when nothing in MBB
+// reads the register or MBB is MI's own block.
+inline bool nvCopyToReaders(llvm::MachineFunction &MF, llvm::MachineRegisterInfo &MRI,
+                            llvm::MachineInstr &MI, llvm::MachineBasicBlock &MBB) {
+  llvm::Register Old = MI.getOperand(0).getReg();
+  if (MI.getParent() == &MBB)
+    return false;
+  std::vector<llvm::MachineOperand *> Uses;
+  for (llvm::MachineOperand &MO : MRI.use_nodbg_operands(Old))
+    if (nvUseBlock(MO) == &MBB)
+      Uses.push_back(&MO);
+  if (Uses.empty())
+    return false;
+  llvm::MachineBasicBlock::iterator At = MBB.getFirstTerminator();
+  for (llvm::MachineInstr &I : MBB.instrs())
+    if (!I.isPHI() && I.readsRegister(Old, nullptr)) {
+      At = I.getIterator();
+      break;
+    }
+  llvm::Register New = MRI.createVirtualRegister(MRI.getRegClass(Old));
+  llvm::MachineInstr *Copy = MF.CloneMachineInstr(&MI);
+  Copy->getOperand(0).setReg(New);
+  for (llvm::MachineOperand &MO : Copy->uses())
+    if (MO.isReg())
+      MO.setIsKill(false);
+  MBB.insert(At, Copy);
+  for (llvm::MachineOperand *MO : Uses)
+    MO->setReg(New);
+  return true;
+}
