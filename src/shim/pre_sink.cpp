@@ -217,7 +217,10 @@ extern "C" uint32_t nvopt_shim_pre_sink_collect(void *H) { return pass(H).collec
 // number; whether a PHI reads its register; whether its register is read in its own block;
 // whether the register is live into a loop that never reads it; whether a use block is in a
 // loop that does not hold its block; up to Cap use-block numbers in Blocks (their count in
-// *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts).
+// *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts). The liveness
+// facts (the last four) cost a walk of the CFG per register, so they are left false and empty
+// for a register nothing reads, a PHI reads or its own block reads, which the first facts
+// already describe.
 extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Name, size_t *Len,
                                           uint32_t *Block, bool *PhiUse, bool *OwnBlockUse,
                                           bool *IdleLoop, bool *DeeperLoop, uint32_t *Blocks,
