@@ -1,10 +1,11 @@
 // Machine-IR edits shared by the machine passes that copy an instruction next to its readers
-// (nv-param-opt, nv-pre-sink). Adapter only: no decisions.
+// and then erase it (nv-param-opt, nv-pre-sink). Adapter only: no decisions.
 #pragma once
 
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
+#include <algorithm>
 #include <vector>
 
 // The block in which a use reads the register: its own, or for a PHI operand the incoming block.
@@ -45,5 +46,20 @@ inline bool nvCopyToReaders(llvm::MachineFunction &MF, llvm::MachineRegisterInfo
   MBB.insert(At, Copy);
   for (llvm::MachineOperand *MO : Uses)
     MO->setReg(New);
+  return true;
+}
+
+// Erases MI (one virtual-register def) when nothing reads its register any more, clearing the
+// kill flags of its register operands (their last reads are now elsewhere) and nulling its slot
+// in the pass's candidate list. False when the register is still read.
+inline bool nvEraseIfUnread(llvm::MachineRegisterInfo &MRI, llvm::MachineInstr &MI,
+                            std::vector<llvm::MachineInstr *> &List) {
+  if (!MRI.use_nodbg_empty(MI.getOperand(0).getReg()))
+    return false;
+  for (const llvm::MachineOperand &MO : MI.uses())
+    if (MO.isReg())
+      MRI.clearKillFlags(MO.getReg());
+  std::replace(List.begin(), List.end(), &MI, static_cast<llvm::MachineInstr *>(nullptr));
+  MI.eraseFromParent();
   return true;
 }

@@ -92,14 +92,8 @@ public:
     return nvCopyToReaders(*MF, *MRI, MI, MBB);
   }
 
-  // Erases the load when no instruction reads its register any more.
-  bool eraseIfDead(MachineInstr &MI) {
-    if (!MRI->use_nodbg_empty(MI.getOperand(0).getReg()))
-      return false;
-    Loads[std::find(Loads.begin(), Loads.end(), &MI) - Loads.begin()] = nullptr;
-    MI.eraseFromParent();
-    return true;
-  }
+  // Erases the load when no instruction reads its register any more (nvEraseIfUnread).
+  bool eraseIfDead(MachineInstr &MI) { return nvEraseIfUnread(*MRI, MI, Loads); }
 
 private:
   MachineFunction *MF = nullptr;

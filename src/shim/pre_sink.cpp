@@ -176,18 +176,8 @@ public:
     return nvCopyToReaders(*MF, *MRI, MI, MBB);
   }
 
-  // Erases MI when no instruction reads its register any more; its operands lose their kill
-  // flags' meaning, so they are cleared.
-  bool eraseIfDead(MachineInstr &MI) {
-    if (!MRI->use_nodbg_empty(MI.getOperand(0).getReg()))
-      return false;
-    for (const MachineOperand &MO : MI.uses())
-      if (MO.isReg())
-        MRI->clearKillFlags(MO.getReg());
-    Cands[std::find(Cands.begin(), Cands.end(), &MI) - Cands.begin()] = nullptr;
-    MI.eraseFromParent();
-    return true;
-  }
+  // Erases MI when no instruction reads its register any more (nvEraseIfUnread).
+  bool eraseIfDead(MachineInstr &MI) { return nvEraseIfUnread(*MRI, MI, Cands); }
 
 private:
   unsigned regBits(Register R) const {
