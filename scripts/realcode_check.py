@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Real-code check: compiles every .cu file under a directory (any CUDA code a user has) with
 upstream LLVM, nvopt and, when installed, NVIDIA's nvcc, and prints per kernel the ptxas figures
-(registers, spill stores and loads, stack frame) and PTX facts (generic ld/st, calls, bar.sync)
-of each compiler, the .func count of each file, and every failure.
+(registers, spill stores and loads, stack frame), PTX facts (generic ld/st, calls, bar.sync) and
+SASS facts (most registers live at once, from nvdisasm when installed; resident warps per SM
+that the registers allow) of each compiler, the .func count of each file, every failure, and a
+summary: geomeans against nvcc (else the first compiler) and totals.
 
   upstream  nvopt-cc --upstream: LLVM 22's default<On> and llc without the plugin
   nvopt     nvopt-cc: nvopt<LEVEL> and llc with the plugin
@@ -19,6 +21,7 @@ usage: scripts/realcode_check.py DIR [--arch sm_90] [--level O3] [--compilers up
 """
 import argparse
 import concurrent.futures
+import math
 import os
 import re
 import shutil
@@ -35,6 +38,16 @@ COMPILERS = ("upstream", "nvopt", "nvcc")
 STATE_SPACES = {"global", "shared", "local", "param", "const"}
 FIGURES = ("regs", "spill_st", "spill_ld", "stack")
 FACTS = ("generic_ldst", "calls", "bar_sync")
+# live: the most general registers live at once in the SASS (nvdisasm --print-life-ranges),
+# the pressure ptxas met, as against `regs`, the registers it allocated (low-pressure kernels
+# often get more than they need); warps: the resident warps per SM that `regs` allows.
+SASS = ("live", "warps")
+COLUMNS = FIGURES + FACTS + SASS
+# Register file per SM, its allocation unit per warp and the most warps per SM, by sm_XX
+# number (CUDA C Programming Guide, "Compute Capabilities"): `warps` ignores the block size.
+REGS_PER_SM, REG_UNIT = 65536, 256
+MAX_WARPS = {70: 64, 72: 64, 75: 32, 80: 64, 86: 48, 87: 48, 89: 48, 90: 64, 100: 64, 101: 48,
+             103: 64, 110: 48, 120: 48, 121: 48}
 
 
 # ---------------------------------------------------------------- tools
@@ -170,13 +183,56 @@ def failure_summary(lines, code, keep=3, width=300):
     return "\n".join(line[:width] for line in picked) or f"exit {code}"
 
 
+def sass_live(listing):
+    """{function: most general registers live at once} from `nvdisasm -c -plr`."""
+    live, current = {}, None
+    for line in listing.splitlines():
+        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
+        if m:
+            current = m.group(1)
+            live[current] = 0
+            continue
+        m = re.search(r"/\*[0-9a-f]+\*/.*//\s*\|\s*(\d+)", line)
+        if m and current:
+            live[current] = max(live[current], int(m.group(1)))
+    return live
+
+
+def warps_per_sm(regs, arch):
+    """Resident warps per SM that `regs` registers per thread allow on `arch`, or None."""
+    m = re.match(r"(?:sm|compute)_(\d+)", arch)
+    most = MAX_WARPS.get(int(m.group(1))) if m else None
+    if most is None or not regs:
+        return None
+    per_warp = -(-regs * 32 // REG_UNIT) * REG_UNIT
+    return min(most, REGS_PER_SM // per_warp)
+
+
 def assemble(ptx, arch, nv_bin):
     ptxas = tool(nv_bin, "ptxas")
     if not ptxas:
         return {}
-    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull],
+    cubin = ptx + ".cubin"
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", cubin],
                           capture_output=True, text=True)
-    return ptxas_figures(proc.stdout + proc.stderr) if proc.returncode == 0 else {}
+    if proc.returncode != 0:
+        if os.path.exists(cubin):
+            os.unlink(cubin)
+        return {}
+    figs = ptxas_figures(proc.stdout + proc.stderr)
+    nvdisasm = tool(nv_bin, "nvdisasm")
+    if nvdisasm:
+        listing = subprocess.run([nvdisasm, "-c", "-plr", cubin], capture_output=True,
+                                 text=True).stdout
+        for name, n in sass_live(listing).items():
+            if name in figs:
+                figs[name]["live"] = n
+    os.unlink(cubin)
+    for f in figs.values():
+        warps = warps_per_sm(f.get("regs"), arch)
+        if warps is not None:
+            f["warps"] = warps
+    return figs
 
 
 def measure(compiler, cu, out_dir, args, nv_bin):
@@ -210,7 +266,7 @@ def cell(k, key):
 
 def report(files, results, compilers, args):
     rows, failures = [], []
-    header = ["file", "kernel"] + [f"{c}:{f}" for c in compilers for f in FIGURES + FACTS]
+    header = ["file", "kernel"] + [f"{c}:{f}" for c in compilers for f in COLUMNS]
     funcs_line = []
     for cu in files:
         rel = os.path.relpath(cu, args.dir)
@@ -226,19 +282,21 @@ def report(files, results, compilers, args):
             row = [rel, name]
             for c in compilers:
                 k = per[c].get("kernels", {}).get(name)
-                row += [cell(k, f) for f in FIGURES + FACTS]
+                row += [cell(k, f) for f in COLUMNS]
             rows.append(row)
     pretty = demangle([r[1] for r in rows])
     print(f"real-code check: {len(files)} files, {len(rows)} kernels, {args.arch} {args.level}, "
           f"compilers: {', '.join(compilers)}")
     print("per kernel, for each compiler: regs spill_st spill_ld stack (ptxas -v) | "
-          "generic_ldst calls bar_sync (PTX)")
+          "generic_ldst calls bar_sync (PTX) | live (SASS) warps (per SM)")
+    n, nf = len(COLUMNS), len(FIGURES)
     for r in rows:
         print(f"{r[0]}: {pretty.get(r[1], r[1])}")
         for i, c in enumerate(compilers):
-            vals = r[2 + i * 7: 2 + (i + 1) * 7]
-            print(f"  {c:9} {' '.join(f'{v:>4}' for v in vals[:4])} | "
-                  f"{' '.join(f'{v:>4}' for v in vals[4:])}")
+            vals = r[2 + i * n: 2 + (i + 1) * n]
+            print(f"  {c:9} {' '.join(f'{v:>4}' for v in vals[:nf])} | "
+                  f"{' '.join(f'{v:>4}' for v in vals[nf:nf + len(FACTS)])} | "
+                  f"{' '.join(f'{v:>4}' for v in vals[nf + len(FACTS):])}")
     print(".func definitions per file (and the generic ld/st in them):")
     for line in funcs_line:
         print("  " + line)
@@ -247,12 +305,41 @@ def report(files, results, compilers, args):
         print(f"  {rel} [{c}]:")
         for line in err.splitlines():
             print(f"    {line}")
+    for line in summary(rows, compilers):
+        print(line)
     if args.tsv:
         with open(args.tsv, "w") as f:
             f.write("\t".join(header) + "\n")
             for r in rows:
                 f.write("\t".join(r) + "\n")
     return failures
+
+
+def summary(rows, compilers):
+    """Lines comparing the compilers over the kernels that every one of them assembled:
+    geomeans of regs, live and warps against nvcc's (else the first compiler's), and totals."""
+    n = len(COLUMNS)
+    table = [{c: dict(zip(COLUMNS, r[2 + i * n: 2 + (i + 1) * n])) for i, c in enumerate(compilers)}
+             for r in rows]
+    table = [t for t in table if all(t[c]["regs"] != "-" for c in compilers)]
+    ref = "nvcc" if "nvcc" in compilers else compilers[0]
+    out = [f"summary: {len(table)} kernels assembled by every compiler"]
+    if not table:
+        return out
+    for f in ("regs", "live", "warps"):
+        pairs = [(t, int(t[ref][f])) for t in table if t[ref][f] not in ("-", "0")]
+        ratios = []
+        for c in compilers:
+            vals = [(int(t[c][f]), r) for t, r in pairs if t[c][f] not in ("-", "0")]
+            if c != ref and vals:
+                geo = math.exp(sum(math.log(v / r) for v, r in vals) / len(vals))
+                ratios.append(f"{c} {geo:.4f} ({len(vals)})")
+        if ratios:
+            out.append(f"  {f:12} geomean / {ref}'s: " + ", ".join(ratios))
+    for f in ("spill_st", "stack") + FACTS:
+        totals = [f"{c} {sum(int(t[c][f]) for t in table if t[c][f] != '-')}" for c in compilers]
+        out.append(f"  {f:12} total: " + ", ".join(totals))
+    return out
 
 
 def main(argv):
