@@ -28,6 +28,7 @@
 //!     nvptx-isel ...               nvptx-isel ...
 //!     machine-sink                 machine-sink
 //!                                  nv-pre-sink            (src/pre_sink)  nv-disable-pre-sink
+//!                                  nv-pred-remat          (src/pred_remat) nv-disable-pred-remat
 //!                                  nv-param-opt           (src/param_opt) nv-disable-param-opt
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
@@ -62,6 +63,10 @@
 //! - nvopt's hoisted-value sinking (src/pre_sink; not a cicc pass: it undoes MachineCSE's
 //!   partial-redundancy hoisting where the hoisted value would be held across an idle loop,
 //!   as nvcc's PTX computes such values in each block), right after `machine-sink`;
+//! - nvopt's predicate rematerialization (src/pred_remat; not a cicc pass as such: nvcc's PTX
+//!   compares inside the loop where LICM would hold more predicates across it than SASS has
+//!   predicate registers), after nv-pre-sink: early MachineLICM, which runs before
+//!   `machine-sink`, would hoist the compares again;
 //! - cicc's `param-opt` (src/param_opt; in cicc right after ISel), after `machine-sink`: early
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
@@ -123,6 +128,11 @@ pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-a
 /// `machine-sink`, i.e. after MachineCSE, whose hoisting it undoes (listed before nv-param-opt).
 pub const PRE_SINK: Insertion = Insertion { pass: "nv-pre-sink", after: "machine-sink" };
 
+/// Predicate rematerialization (src/pred_remat; machine pass in src/shim/pred_remat.cpp),
+/// after `machine-sink`, i.e. after early MachineLICM, whose hoisting it undoes where the
+/// predicates would not fit (listed after nv-pre-sink).
+pub const PRED_REMAT: Insertion = Insertion { pass: "nv-pred-remat", after: "machine-sink" };
+
 /// ld.param re-issue (src/param_opt; machine pass in src/shim/param_opt.cpp), after
 /// `machine-sink`, the last of the passes that hoist or merge invariant loads.
 pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
@@ -163,6 +173,9 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     }
     if !knobs.nv_disable_pre_sink() {
         out.push(PRE_SINK);
+    }
+    if !knobs.nv_disable_pred_remat() {
+        out.push(PRED_REMAT);
     }
     if !knobs.nv_disable_param_opt() {
         out.push(PARAM_OPT);
@@ -222,6 +235,7 @@ mod tests {
                     CSSA,
                     REMAT,
                     PRE_SINK,
+                    PRED_REMAT,
                     PARAM_OPT,
                     SREG_ORDER
                 ]
@@ -244,6 +258,7 @@ mod tests {
         k.set(K::nv_disable_sreg_order, 1);
         k.set(K::nv_disable_ext_reuse, 1);
         k.set(K::nv_disable_pre_sink, 1);
+        k.set(K::nv_disable_pred_remat, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

@@ -28,6 +28,7 @@ pub mod lsr_gate;
 pub mod param_opt;
 pub mod pipeline;
 pub mod pre_sink;
+pub mod pred_remat;
 pub mod pressure;
 mod readme;
 pub mod remat;
@@ -86,6 +87,7 @@ extern "C" fn on_load() {
         remat::adapter::register();
         param_opt::adapter::register();
         pre_sink::adapter::register();
+        pred_remat::adapter::register();
         sreg_order::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();

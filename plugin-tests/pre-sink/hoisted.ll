@@ -33,7 +33,7 @@
 ; REMARK-DAG: 2 nv-pre-sink {{ *}}- copies made
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- instructions moved
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- functions left alone: register cap
-; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-param-opt
+; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt
 ; NOPIPE-NOT: nv-pre-sink
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
