@@ -1,11 +1,13 @@
-// Machine-IR edits shared by the machine passes that copy an instruction next to its readers
-// and then erase it (nv-param-opt, nv-pre-sink). Adapter only: no decisions.
+// Machine-IR facts and edits shared by the machine passes that copy an instruction next to its
+// readers and then erase it (nv-param-opt, nv-pre-sink, nv-pred-remat). Adapter only: no
+// decisions.
 #pragma once
 
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
 #include <algorithm>
+#include <set>
 #include <vector>
 
 // The block in which a use reads the register: its own, or for a PHI operand the incoming block.
@@ -14,6 +16,47 @@ inline const llvm::MachineBasicBlock *nvUseBlock(const llvm::MachineOperand &MO)
   if (!U.isPHI())
     return U.getParent();
   return U.getOperand(U.getOperandNo(&MO) + 1).getMBB();
+}
+
+// Whether a copy of MI computes the same value wherever its operands are available: one
+// virtual def, virtual register (or immediate) operands only, no memory access, no other effect,
+// no control flow.
+inline bool nvIsCopyable(const llvm::MachineInstr &MI) {
+  if (MI.mayLoadOrStore() || MI.hasUnmodeledSideEffects() || MI.isCall() || MI.isTerminator() ||
+      MI.isPHI() || MI.isCopyLike() || MI.isDebugInstr() || MI.isInlineAsm() ||
+      MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
+      !MI.getOperand(0).getReg().isVirtual())
+    return false;
+  for (const llvm::MachineOperand &MO : MI.operands())
+    if (MO.isReg() && (MO.isImplicit() || !MO.getReg().isVirtual()))
+      return false;
+  return true;
+}
+
+// The blocks at whose entry virtual register R is live: backward reachability from the blocks
+// that read it (nvUseBlock), never through its defining block (SSA: the definition dominates
+// every read).
+inline std::set<const llvm::MachineBasicBlock *> nvLiveIn(const llvm::MachineRegisterInfo &MRI,
+                                                          llvm::Register R) {
+  std::set<const llvm::MachineBasicBlock *> Live;
+  const llvm::MachineInstr *Def = MRI.getVRegDef(R);
+  if (!Def)
+    return Live;
+  const llvm::MachineBasicBlock *DefBB = Def->getParent();
+  std::vector<const llvm::MachineBasicBlock *> Work;
+  for (const llvm::MachineOperand &MO : MRI.use_nodbg_operands(R)) {
+    const llvm::MachineBasicBlock *B = nvUseBlock(MO);
+    if (B != DefBB && Live.insert(B).second)
+      Work.push_back(B);
+  }
+  while (!Work.empty()) {
+    const llvm::MachineBasicBlock *B = Work.back();
+    Work.pop_back();
+    for (const llvm::MachineBasicBlock *P : B->predecessors())
+      if (P != DefBB && Live.insert(P).second)
+        Work.push_back(P);
+  }
+  return Live;
 }
 
 // Copies MI (one virtual-register def) into MBB before the first instruction there that reads

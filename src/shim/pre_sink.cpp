@@ -35,19 +35,6 @@ namespace {
 // OPERAND_*).
 enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2 };
 
-// One virtual def, virtual register uses only, no memory, no effects, no control flow.
-bool isCandidate(const MachineInstr &MI) {
-  if (MI.mayLoadOrStore() || MI.hasUnmodeledSideEffects() || MI.isCall() || MI.isTerminator() ||
-      MI.isPHI() || MI.isCopyLike() || MI.isDebugInstr() || MI.isInlineAsm() ||
-      MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
-      !MI.getOperand(0).getReg().isVirtual())
-    return false;
-  for (const MachineOperand &MO : MI.operands())
-    if (MO.isReg() && (MO.isImplicit() || !MO.getReg().isVirtual()))
-      return false;
-  return true;
-}
-
 class NVPreSink : public MachineFunctionPass {
 public:
   static char ID;
@@ -76,7 +63,7 @@ public:
     Cands.clear();
     for (MachineBasicBlock &MBB : *MF)
       for (MachineInstr &MI : MBB)
-        if (isCandidate(MI))
+        if (nvIsCopyable(MI))
           Cands.push_back(&MI);
     return Cands.size();
   }
@@ -102,28 +89,8 @@ public:
     return Out;
   }
 
-  // The blocks at whose entry R is live: backward reachability from the blocks that read it,
-  // never through its defining block (SSA: the definition dominates every read).
-  std::set<const MachineBasicBlock *> liveIn(Register R) const {
-    std::set<const MachineBasicBlock *> Live;
-    const MachineInstr *Def = MRI->getVRegDef(R);
-    if (!Def)
-      return Live;
-    const MachineBasicBlock *DefBB = Def->getParent();
-    bool PhiUse;
-    std::vector<const MachineBasicBlock *> Work;
-    for (const MachineBasicBlock *B : useBlocks(R, PhiUse))
-      if (B != DefBB && Live.insert(B).second)
-        Work.push_back(B);
-    while (!Work.empty()) {
-      const MachineBasicBlock *B = Work.back();
-      Work.pop_back();
-      for (const MachineBasicBlock *P : B->predecessors())
-        if (P != DefBB && Live.insert(P).second)
-          Work.push_back(P);
-    }
-    return Live;
-  }
+  // The blocks at whose entry R is live (nvLiveIn, machine_copy.h).
+  std::set<const MachineBasicBlock *> liveIn(Register R) const { return nvLiveIn(*MRI, R); }
 
   // Whether R is live into the header of a loop none of whose blocks reads it.
   bool liveAcrossIdleLoop(Register R) const {

@@ -30,20 +30,6 @@ extern "C" bool nvopt_pred_remat_run(void *Host, LLVMValueRef F);
 
 namespace {
 
-// A definition that may be copied: one virtual def, virtual register or immediate operands,
-// no memory, no effects, no control flow.
-bool isCopyable(const MachineInstr &MI) {
-  if (MI.mayLoadOrStore() || MI.hasUnmodeledSideEffects() || MI.isCall() || MI.isTerminator() ||
-      MI.isPHI() || MI.isCopyLike() || MI.isDebugInstr() || MI.isInlineAsm() ||
-      MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
-      !MI.getOperand(0).getReg().isVirtual())
-    return false;
-  for (const MachineOperand &MO : MI.operands())
-    if (MO.isReg() && (MO.isImplicit() || !MO.getReg().isVirtual()))
-      return false;
-  return true;
-}
-
 class NVPredRemat : public MachineFunctionPass {
 public:
   static char ID;
@@ -97,7 +83,7 @@ public:
     if (Id >= Preds.size() || !Preds[Id])
       return nullptr;
     MachineInstr *MI = MRI->getVRegDef(Preds[Id]);
-    return MI && isCopyable(*MI) ? MI : nullptr;
+    return MI && nvIsCopyable(*MI) ? MI : nullptr;
   }
 
   StringRef opcode(const MachineInstr &MI) const { return TII->getName(MI.getOpcode()); }
@@ -151,29 +137,8 @@ public:
   }
 
 private:
-  // The blocks at whose entry R is live: backward reachability from the blocks that read it,
-  // never through its defining block (SSA: the definition dominates every read).
-  std::set<const MachineBasicBlock *> liveIn(Register R) const {
-    std::set<const MachineBasicBlock *> Live;
-    const MachineInstr *Def = MRI->getVRegDef(R);
-    if (!Def)
-      return Live;
-    const MachineBasicBlock *DefBB = Def->getParent();
-    std::vector<const MachineBasicBlock *> Work;
-    for (const MachineOperand &MO : MRI->use_nodbg_operands(R)) {
-      const MachineBasicBlock *B = nvUseBlock(MO);
-      if (B != DefBB && Live.insert(B).second)
-        Work.push_back(B);
-    }
-    while (!Work.empty()) {
-      const MachineBasicBlock *B = Work.back();
-      Work.pop_back();
-      for (const MachineBasicBlock *P : B->predecessors())
-        if (P != DefBB && Live.insert(P).second)
-          Work.push_back(P);
-    }
-    return Live;
-  }
+  // The blocks at whose entry R is live (nvLiveIn, machine_copy.h).
+  std::set<const MachineBasicBlock *> liveIn(Register R) const { return nvLiveIn(*MRI, R); }
 
   MachineFunction *MF = nullptr;
   MachineRegisterInfo *MRI = nullptr;
