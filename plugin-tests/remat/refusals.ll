@@ -14,7 +14,7 @@
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -nv-maxreg=4 -remat-lli-factor=0 -pass-remarks-missed=nv-remat %s -S -o %t.3.ll 2>%t.3.err
 ;; RUN: diff %t.base.ll %t.3.ll
 ;; RUN: FileCheck %s --check-prefix=COSTLY < %t.3.err
-;; Without -nv-maxreg the target is 64 (no launch bounds): nothing to do.
+;; Without -nv-maxreg the target is nv-remat-default-target, 48 (no launch bounds): nothing to do.
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -pass-remarks-missed=nv-remat -nv-stats %s -S -o %t.4.ll 2>%t.4.err
 ;; RUN: diff %t.base.ll %t.4.ll
 ;; RUN: FileCheck %s --check-prefix=UNDER < %t.4.err
@@ -35,7 +35,7 @@
 
 ; COSTLY: remark: {{.*}}%m not rematerialized: chain too costly: weighted cost 2 over the bound 0
 
-; UNDER: remark: {{.*}}register pressure {{[0-9]+}} is already within the target 64 (default)
+; UNDER: remark: {{.*}}register pressure {{[0-9]+}} is already within the target 48 (default)
 ; UNDER: 1 nv-remat               - functions within their register target
 
 ; CEILING: remark: {{.*}}%m recomputed next to its uses in tail

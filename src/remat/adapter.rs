@@ -254,6 +254,15 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
     b.get_terminator().map(|t| t.as_value_ref())
 }
 
+/// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
+/// `nv-remat-default-target` instead of the shared default (src/pressure/target.rs).
+pub fn own_target(k: &Knobs, t: target::Target) -> u32 {
+    match t.source {
+        target::Source::Default => k.nv_remat_default_target() as u32,
+        _ => t.regs,
+    }
+}
+
 /// The planner's parameters from the knobs and the function's target.
 pub fn params(k: &Knobs, target: u32) -> Params {
     let ceiling = k.remat_maxreg_ceiling() as u32;
@@ -323,7 +332,8 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
         return false;
     }
     let t = target::for_function(f, k);
-    let p = params(k, t.regs);
+    let own = own_target(k, t);
+    let p = params(k, own);
     let dump = k.dump_remat() > 0;
     let fname = f.get_name().to_string_lossy().into_owned();
     let mut changed = false;
@@ -338,7 +348,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
                 out.max,
                 p.target,
                 t.source.describe(),
-                if p.target < t.regs { ", remat-maxreg-ceiling" } else { "" },
+                if p.target < own { ", remat-maxreg-ceiling" } else { "" },
                 out.high.len(),
                 out.remats.len(),
                 out.refusals.len()
@@ -553,6 +563,15 @@ exit:
         assert_eq!(r.model.nodes[x].sites, vec![1]);
         assert_eq!(r.model.nodes[x].operands.len(), 1);
         assert_eq!(r.model.depth, vec![0, 0]);
+    }
+
+    #[test]
+    fn functions_without_a_cap_get_remats_own_default() {
+        use target::{Source, Target};
+        let k = Knobs::defaults();
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::Default }), 48);
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::LaunchBounds }), 64);
+        assert_eq!(own_target(&k, Target { regs: 40, source: Source::Knob }), 40);
     }
 
     #[test]
