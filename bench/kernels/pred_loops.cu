@@ -14,8 +14,10 @@
 // Both use no shared memory, barriers or shuffles (scripts/difftest.py runs them on the host).
 #include "nvopt_cuda.h"
 
-extern "C" __global__ void band_rows8(float *out, const float *a, const float *w, int cols,
-                                      int width) {
+// Row k's weight minus, with Indicator, 1 where column j is the row's own (j == r0 + k).
+template <bool Indicator>
+static __device__ __forceinline__ void band_rows8_body(float *out, const float *a,
+                                                       const float *w, int cols, int width) {
   int r0 = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
   if (r0 >= cols) return;
   float acc[8] = {};
@@ -27,31 +29,21 @@ extern "C" __global__ void band_rows8(float *out, const float *a, const float *w
     for (int j = 0; j < width; ++j) {
       float x = row[j];
       for (int k = 0; k < 8; ++k)
-        if (c >= r0 + k) acc[k] += x * wk[k];
+        if (c >= r0 + k) acc[k] += x * (Indicator ? wk[k] - (j == r0 + k ? 1.0f : 0.0f) : wk[k]);
     }
   }
   for (int k = 0; k < 8; ++k)
     if (r0 + k < cols) out[r0 + k] = acc[k];
 }
 
+extern "C" __global__ void band_rows8(float *out, const float *a, const float *w, int cols,
+                                      int width) {
+  band_rows8_body<false>(out, a, w, cols, width);
+}
+
 extern "C" __global__ void band_rows8_indicator(float *out, const float *a, const float *w,
                                                 int cols, int width) {
-  int r0 = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
-  if (r0 >= cols) return;
-  float acc[8] = {};
-  for (int c = r0; c < cols; ++c) {
-    const float *row = a + c * width;
-    float wk[8];
-    for (int k = 0; k < 8; ++k)
-      if (c >= r0 + k) wk[k] = w[c * 8 + k];
-    for (int j = 0; j < width; ++j) {
-      float x = row[j];
-      for (int k = 0; k < 8; ++k)
-        if (c >= r0 + k) acc[k] += x * (wk[k] - (j == r0 + k ? 1.0f : 0.0f));
-    }
-  }
-  for (int k = 0; k < 8; ++k)
-    if (r0 + k < cols) out[r0 + k] = acc[k];
+  band_rows8_body<true>(out, a, w, cols, width);
 }
 
 extern "C" __global__ void tail_masks10(float *out, const float *x, int n, int m) {
