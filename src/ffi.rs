@@ -73,6 +73,14 @@ pub unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
     }
 }
 
+/// The text of a (pointer, length) byte string the shim hands out, lossily decoded.
+///
+/// # Safety
+/// As [`slice`]: `p` points to `n` readable bytes (or `n` is 0).
+pub unsafe fn string(p: *const std::ffi::c_char, n: usize) -> String {
+    String::from_utf8_lossy(slice(p.cast::<u8>(), n)).into_owned()
+}
+
 /// Registers one bool knob as an LLVM cl::opt (knob `idx` of the table).
 pub fn register_bool_knob(idx: usize, name: &'static str, help: &'static str, default: bool) {
     let (n, h) = (name.as_bytes(), help.as_bytes());

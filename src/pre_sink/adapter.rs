@@ -71,7 +71,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
     ) {
         return None;
     }
-    let opcode = String::from_utf8_lossy(crate::ffi::slice(name.cast::<u8>(), len)).into_owned();
+    let opcode = crate::ffi::string(name, len);
     // An operand list longer than the buffer is refused as "not live": its facts are unknown.
     let operands = if n_ops as usize > CAP {
         vec![super::OPERAND_NOT_LIVE]

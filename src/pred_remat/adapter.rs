@@ -65,7 +65,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
     ) {
         return None;
     }
-    let opcode = String::from_utf8_lossy(crate::ffi::slice(name.cast::<u8>(), len)).into_owned();
+    let opcode = crate::ffi::string(name, len);
     let f = Facts {
         opcode,
         defined_outside: outside,

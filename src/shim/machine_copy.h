@@ -5,10 +5,45 @@
 
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include <cstdint>
 #include <algorithm>
 #include <set>
 #include <vector>
+
+// The machine function a fact-reporting loop-aware pass works on (nv-pre-sink, nv-pred-remat),
+// and the lookups Rust's block numbers and opcode names go through.
+struct NVMachineFunctionFacts {
+  llvm::MachineFunction *MF = nullptr;
+  llvm::MachineRegisterInfo *MRI = nullptr;
+  const llvm::TargetInstrInfo *TII = nullptr;
+  llvm::MachineLoopInfo *MLI = nullptr;
+
+  void bind(llvm::MachineFunction &Fn, llvm::MachineLoopInfo &LI) {
+    MF = &Fn;
+    MRI = &Fn.getRegInfo();
+    TII = Fn.getSubtarget().getInstrInfo();
+    MLI = &LI;
+  }
+
+  // The block numbered Number, or null when there is none.
+  llvm::MachineBasicBlock *block(uint32_t Number) const {
+    return Number < MF->getNumBlockIDs() ? MF->getBlockNumbered(Number) : nullptr;
+  }
+
+  llvm::StringRef opcode(const llvm::MachineInstr &MI) const {
+    return TII->getName(MI.getOpcode());
+  }
+
+  // Width in bits of virtual register R's class.
+  unsigned regBits(llvm::Register R) const {
+    return MRI->getTargetRegisterInfo()->getRegSizeInBits(*MRI->getRegClass(R));
+  }
+};
 
 // The block in which a use reads the register: its own, or for a PHI operand the incoming block.
 inline const llvm::MachineBasicBlock *nvUseBlock(const llvm::MachineOperand &MO) {

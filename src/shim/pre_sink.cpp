@@ -35,7 +35,7 @@ namespace {
 // OPERAND_*).
 enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2 };
 
-class NVPreSink : public MachineFunctionPass {
+class NVPreSink : public MachineFunctionPass, NVMachineFunctionFacts {
 public:
   static char ID;
   NVPreSink() : MachineFunctionPass(ID) {}
@@ -51,10 +51,7 @@ public:
   bool runOnMachineFunction(MachineFunction &Fn) override {
     if (skipFunction(Fn.getFunction()))
       return false;
-    MF = &Fn;
-    MRI = &Fn.getRegInfo();
-    TII = Fn.getSubtarget().getInstrInfo();
-    MLI = &getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+    bind(Fn, getAnalysis<MachineLoopInfoWrapperPass>().getLI());
     return nvopt_pre_sink_run(this, wrap(&Fn.getFunction()));
   }
 
@@ -70,11 +67,8 @@ public:
 
   MachineInstr *cand(uint32_t Id) const { return Id < Cands.size() ? Cands[Id] : nullptr; }
 
-  MachineBasicBlock *block(uint32_t Number) const {
-    return Number < MF->getNumBlockIDs() ? MF->getBlockNumbered(Number) : nullptr;
-  }
-
-  StringRef opcode(const MachineInstr &MI) const { return TII->getName(MI.getOpcode()); }
+  using NVMachineFunctionFacts::block;
+  using NVMachineFunctionFacts::opcode;
 
   // The blocks that read R (PHI operands: the incoming block), each once; whether a PHI reads it.
   std::vector<const MachineBasicBlock *> useBlocks(Register R, bool &PhiUse) const {
@@ -147,14 +141,6 @@ public:
   bool eraseIfDead(MachineInstr &MI) { return nvEraseIfUnread(*MRI, MI, Cands); }
 
 private:
-  unsigned regBits(Register R) const {
-    return MRI->getTargetRegisterInfo()->getRegSizeInBits(*MRI->getRegClass(R));
-  }
-
-  MachineFunction *MF = nullptr;
-  MachineRegisterInfo *MRI = nullptr;
-  const TargetInstrInfo *TII = nullptr;
-  MachineLoopInfo *MLI = nullptr;
   std::vector<MachineInstr *> Cands;
 };
 

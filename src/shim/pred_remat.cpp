@@ -30,7 +30,7 @@ extern "C" bool nvopt_pred_remat_run(void *Host, LLVMValueRef F);
 
 namespace {
 
-class NVPredRemat : public MachineFunctionPass {
+class NVPredRemat : public MachineFunctionPass, NVMachineFunctionFacts {
 public:
   static char ID;
   NVPredRemat() : MachineFunctionPass(ID) {}
@@ -47,11 +47,7 @@ public:
   bool runOnMachineFunction(MachineFunction &Fn) override {
     if (skipFunction(Fn.getFunction()))
       return false;
-    MF = &Fn;
-    MRI = &Fn.getRegInfo();
-    TII = Fn.getSubtarget().getInstrInfo();
-    TRI = Fn.getSubtarget().getRegisterInfo();
-    MLI = &getAnalysis<MachineLoopInfoWrapperPass>().getLI();
+    bind(Fn, getAnalysis<MachineLoopInfoWrapperPass>().getLI());
     Loops.clear();
     for (MachineLoop *L : MLI->getLoopsInPreorder())
       Loops.push_back(L);
@@ -70,7 +66,7 @@ public:
     Loop = Loops[Id];
     for (unsigned I = 0, E = MRI->getNumVirtRegs(); I != E; ++I) {
       Register R = Register::index2VirtReg(I);
-      if (MRI->reg_nodbg_empty(R) || TRI->getRegSizeInBits(*MRI->getRegClass(R)) != 1)
+      if (MRI->reg_nodbg_empty(R) || regBits(R) != 1)
         continue;
       if (liveIn(R).count(Loop->getHeader()))
         Preds.push_back(R);
@@ -86,7 +82,8 @@ public:
     return MI && nvIsCopyable(*MI) ? MI : nullptr;
   }
 
-  StringRef opcode(const MachineInstr &MI) const { return TII->getName(MI.getOpcode()); }
+  using NVMachineFunctionFacts::block;
+  using NVMachineFunctionFacts::opcode;
 
   bool inLoop(const MachineBasicBlock *B) const { return Loop->contains(B); }
 
@@ -114,10 +111,6 @@ public:
     return true;
   }
 
-  MachineBasicBlock *block(uint32_t Number) const {
-    return Number < MF->getNumBlockIDs() ? MF->getBlockNumbered(Number) : nullptr;
-  }
-
   // Copies predicate Id's definition into MBB before the first reader there (nvCopyToReaders).
   bool copyInto(uint32_t Id, MachineBasicBlock &MBB) {
     MachineInstr *MI = def(Id);
@@ -140,11 +133,6 @@ private:
   // The blocks at whose entry R is live (nvLiveIn, machine_copy.h).
   std::set<const MachineBasicBlock *> liveIn(Register R) const { return nvLiveIn(*MRI, R); }
 
-  MachineFunction *MF = nullptr;
-  MachineRegisterInfo *MRI = nullptr;
-  const TargetInstrInfo *TII = nullptr;
-  const TargetRegisterInfo *TRI = nullptr;
-  MachineLoopInfo *MLI = nullptr;
   std::vector<MachineLoop *> Loops;
   MachineLoop *Loop = nullptr;
   std::vector<Register> Preds;

@@ -41,7 +41,7 @@ unsafe fn opcodes(host: *mut c_void) -> Vec<String> {
             if !nvopt_shim_sreg_order_opcode(host, i, &mut ptr, &mut len) {
                 return String::new();
             }
-            String::from_utf8_lossy(crate::ffi::slice(ptr.cast::<u8>(), len)).into_owned()
+            crate::ffi::string(ptr, len)
         })
         .collect()
 }
