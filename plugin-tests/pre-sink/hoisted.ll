@@ -1,7 +1,10 @@
 ; nv-pre-sink (src/pre_sink): llc's MachineCSE hoists the `mul.wide` that both preheaders
 ; compute (12 * tid.x, the start offset of each loop's pointer) into the entry block, and the
 ; 64-bit value is then held across the first loop, which never reads it. The pass copies it
-; back into the two preheaders (one instruction each) and erases the hoisted one. Left alone:
+; back into the two preheaders (one instruction each) and erases the hoisted one. The guard
+; `tx < n` is read in the entry block and again after the barrier: its compare is copied there
+; (its operands are live there anyway) and kept for the entry block, so no predicate is held
+; across the first loop. Left alone:
 ; a kernel with launch bounds (a register cap: @two_loops_bounded), everything with the guard
 ; knob, and at -O0 (not in the pipeline). The machine verifier accepts the result.
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s
@@ -14,9 +17,13 @@
 ; RUN:   | FileCheck %s --check-prefix=NOPIPE
 
 ; CHECK-LABEL: .visible .entry two_loops(
-; CHECK: mul.wide.u32 %rd{{[0-9]+}}, [[TX:%r[0-9]+]], 12;
+; CHECK: setp.ge.u32 [[G1:%p[0-9]+]], [[TX:%r[0-9]+]], [[N:%r[0-9]+]];
+; CHECK-NEXT: @[[G1]] bra
+; CHECK: mul.wide.u32 %rd{{[0-9]+}}, [[TX]], 12;
 ; CHECK: // %loop1
 ; CHECK: bar.sync 0;
+; CHECK-NEXT: setp.ge.u32 [[G2:%p[0-9]+]], [[TX]], [[N]];
+; CHECK-NEXT: @[[G2]] bra
 ; CHECK: mul.wide.u32 %rd{{[0-9]+}}, [[TX]], 12;
 ; CHECK: // %loop2
 ; CHECK-LABEL: .visible .entry two_loops_bounded(
@@ -27,11 +34,14 @@
 ; OFF-LABEL: .visible .entry two_loops(
 ; OFF: mul.wide.u32
 ; OFF: bar.sync 0;
+; OFF-NOT: setp.ge
 ; OFF-NOT: mul.wide.u32
 ; OFF: ret;
-; REMARK: remark: <unknown>:0:0: 1 hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)
-; REMARK-DAG: 2 nv-pre-sink {{ *}}- copies made
-; REMARK-DAG: 1 nv-pre-sink {{ *}}- instructions moved
+; REMARK: remark: <unknown>:0:0: 2 hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)
+; REMARK-DAG: 3 nv-pre-sink {{ *}}- copies made
+; REMARK-DAG: 2 nv-pre-sink {{ *}}- instructions copied to their readers
+; REMARK-DAG: 1 nv-pre-sink {{ *}}- moved into the blocks that read them
+; REMARK-DAG: 1 nv-pre-sink {{ *}}- copied into the other blocks that read them, kept for their own
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- functions left alone: register cap
 ; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt
 ; NOPIPE-NOT: nv-pre-sink

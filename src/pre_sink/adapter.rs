@@ -2,7 +2,7 @@
 //! (src/shim/pre_sink.cpp), asks [`super::decide`] and has the shim copy the instruction into
 //! the blocks that read it and erase it; up to [`super::ROUNDS`] rounds. Remarks
 //! (`-pass-remarks=nv-pre-sink`, about the function) and `-nv-stats`.
-use super::{applies, decide, Facts, PASS, ROUNDS};
+use super::{applies, decide, Action, Facts, PASS, ROUNDS};
 use crate::ir::facts::{self, RemarkArg};
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -32,6 +32,7 @@ extern "C" {
         ops: *mut u8,
         n_ops: *mut u32,
         cap: u32,
+        chain_depth: u32,
     ) -> bool;
     fn nvopt_shim_pre_sink_copy_into(host: *mut c_void, id: u32, block: u32) -> bool;
     fn nvopt_shim_pre_sink_erase_if_dead(host: *mut c_void, id: u32) -> bool;
@@ -68,6 +69,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
         ops.as_mut_ptr(),
         &mut n_ops,
         CAP as u32,
+        super::MAX_CHAIN_DEPTH,
     ) {
         return None;
     }
@@ -101,16 +103,21 @@ unsafe fn round(host: *mut c_void) -> u64 {
     for id in 0..nvopt_shim_pre_sink_collect(host) {
         let Some((f, blocks)) = facts_of(host, id) else { continue };
         match decide(&f) {
-            Ok(()) if blocks.len() == f.use_blocks => {
+            Ok(action) if blocks.len() == f.use_blocks => {
                 for b in &blocks {
                     nvopt_shim_pre_sink_copy_into(host, id, *b);
                 }
-                if nvopt_shim_pre_sink_erase_if_dead(host, id) {
+                let done = match action {
+                    Action::Move => nvopt_shim_pre_sink_erase_if_dead(host, id),
+                    Action::Split => true,
+                };
+                if done {
                     moved += 1;
+                    crate::stats::add(PASS, action.counter(), 1);
                     crate::stats::add(PASS, "copies made", blocks.len() as u64);
                 }
             }
-            Ok(()) => {}
+            Ok(_) => {}
             Err(r) => {
                 if let Some(c) = r.counter() {
                     crate::stats::add(PASS, c, 1);
@@ -159,7 +166,7 @@ pub unsafe extern "C" fn nvopt_pre_sink_run(host: *mut c_void, f: LLVMValueRef) 
     if total == 0 {
         return false;
     }
-    crate::stats::add(PASS, "instructions moved", total);
+    crate::stats::add(PASS, "instructions copied to their readers", total);
     remark(func, total);
     true
 }

@@ -96,7 +96,8 @@ inline std::set<const llvm::MachineBasicBlock *> nvLiveIn(const llvm::MachineReg
 
 // Copies MI (one virtual-register def) into MBB before the first instruction there that reads
 // its register (the terminators when only PHI operands of successors read it there) and makes
-// those reads read the copy; the copy's operands carry no kill flags. False when nothing in MBB
+// those reads read the copy; the operands' kill flags are cleared (MI, kept where it has other
+// readers, no longer reads them last). False when nothing in MBB
 // reads the register or MBB is MI's own block.
 inline bool nvCopyToReaders(llvm::MachineFunction &MF, llvm::MachineRegisterInfo &MRI,
                             llvm::MachineInstr &MI, llvm::MachineBasicBlock &MBB) {
@@ -119,8 +120,10 @@ inline bool nvCopyToReaders(llvm::MachineFunction &MF, llvm::MachineRegisterInfo
   llvm::MachineInstr *Copy = MF.CloneMachineInstr(&MI);
   Copy->getOperand(0).setReg(New);
   for (llvm::MachineOperand &MO : Copy->uses())
-    if (MO.isReg())
+    if (MO.isReg()) {
       MO.setIsKill(false);
+      MRI.clearKillFlags(MO.getReg()); // MI's own reads (kept when it has other readers)
+    }
   MBB.insert(At, Copy);
   for (llvm::MachineOperand *MO : Uses)
     MO->setReg(New);

@@ -33,7 +33,7 @@ namespace {
 
 // Per operand of a candidate, what operandFacts reports (codes shared with src/pre_sink/mod.rs,
 // OPERAND_*).
-enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2 };
+enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2, OnlyReaderOfLive = 3 };
 
 class NVPreSink : public MachineFunctionPass, NVMachineFunctionFacts {
 public:
@@ -113,21 +113,45 @@ public:
     return false;
   }
 
+  // Whether R is live at the start of every block in Uses.
+  bool liveAtAll(Register R, const std::vector<const MachineBasicBlock *> &Uses) const {
+    std::set<const MachineBasicBlock *> Live = liveIn(R);
+    return std::all_of(Uses.begin(), Uses.end(),
+                       [&](const MachineBasicBlock *B) { return Live.count(B); });
+  }
+
+  // Whether R's definition could be copied into every block in Uses with no register more: it
+  // is copyable and each of its register operands is live at the start of those blocks or, up
+  // to Depth links down, read by it alone, no wider than its result and defined the same way.
+  bool definedFromLive(Register R, const std::vector<const MachineBasicBlock *> &Uses,
+                       unsigned Depth) const {
+    const MachineInstr *Def = MRI->getVRegDef(R);
+    if (!Depth || !Def || !nvIsCopyable(*Def))
+      return false;
+    return std::all_of(Def->uses().begin(), Def->uses().end(), [&](const MachineOperand &MO) {
+      return !MO.isReg() || liveAtAll(MO.getReg(), Uses) ||
+             (MRI->hasOneNonDBGUse(MO.getReg()) && regBits(MO.getReg()) <= regBits(R) &&
+              definedFromLive(MO.getReg(), Uses, Depth - 1));
+    });
+  }
+
   // Per register operand of MI, in order: live at the start of every use block of MI's result
-  // (LiveEverywhere), else read by MI alone and no wider than MI's result (OnlyReader), else
-  // NotLive.
+  // (LiveEverywhere), else read by MI alone and no wider than MI's result (OnlyReader, or
+  // OnlyReaderOfLive when definedFromLive within ChainDepth links), else NotLive.
   std::vector<uint8_t> operandFacts(const MachineInstr &MI,
-                                    const std::vector<const MachineBasicBlock *> &Uses) const {
+                                    const std::vector<const MachineBasicBlock *> &Uses,
+                                    unsigned ChainDepth) const {
     std::vector<uint8_t> Out;
     unsigned DefBits = regBits(MI.getOperand(0).getReg());
     for (const MachineOperand &MO : MI.uses()) {
       if (!MO.isReg())
         continue;
-      std::set<const MachineBasicBlock *> Live = liveIn(MO.getReg());
-      bool Everywhere = std::all_of(Uses.begin(), Uses.end(),
-                                    [&](const MachineBasicBlock *B) { return Live.count(B); });
-      bool Sole = MRI->hasOneNonDBGUse(MO.getReg()) && regBits(MO.getReg()) <= DefBits;
-      Out.push_back(Everywhere ? LiveEverywhere : Sole ? OnlyReader : NotLive);
+      Register R = MO.getReg();
+      bool Sole = MRI->hasOneNonDBGUse(R) && regBits(R) <= DefBits;
+      Out.push_back(liveAtAll(R, Uses) ? LiveEverywhere
+                    : !Sole            ? NotLive
+                    : definedFromLive(R, Uses, ChainDepth) ? OnlyReaderOfLive
+                                               : OnlyReader);
     }
     return Out;
   }
@@ -159,16 +183,17 @@ extern "C" uint32_t nvopt_shim_pre_sink_collect(void *H) { return pass(H).collec
 // The facts of candidate Id (false when out of range or erased): its opcode name; its block's
 // number; whether a PHI reads its register; whether its register is read in its own block;
 // whether the register is live into a loop that never reads it; whether a use block is in a
-// loop that does not hold its block; up to Cap use-block numbers in Blocks (their count in
-// *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts). The liveness
+// loop that does not hold its block; up to Cap numbers of the blocks other than its own that
+// read it in Blocks (their count in *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts, which follows
+// a chain of definitions down to ChainDepth links). The liveness
 // facts (the last four) cost a walk of the CFG per register, so they are left false and empty
-// for a register nothing reads, a PHI reads or its own block reads, which the first facts
-// already describe.
+// for a register no other block reads or a PHI reads, which the first facts already describe;
+// for the others they are about the other blocks that read it.
 extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Name, size_t *Len,
                                           uint32_t *Block, bool *PhiUse, bool *OwnBlockUse,
                                           bool *IdleLoop, bool *DeeperLoop, uint32_t *Blocks,
                                           uint32_t *NBlocks, uint8_t *Ops, uint32_t *NOps,
-                                          uint32_t Cap) {
+                                          uint32_t Cap, uint32_t ChainDepth) {
   const MachineInstr *MI = pass(H).cand(Id);
   if (!MI)
     return false;
@@ -178,18 +203,21 @@ extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Nam
   *Block = MI->getParent()->getNumber();
   Register R = MI->getOperand(0).getReg();
   std::vector<const MachineBasicBlock *> Uses = pass(H).useBlocks(R, *PhiUse);
-  *OwnBlockUse = std::find(Uses.begin(), Uses.end(), MI->getParent()) != Uses.end();
+  auto Own = std::find(Uses.begin(), Uses.end(), MI->getParent());
+  *OwnBlockUse = Own != Uses.end();
+  if (*OwnBlockUse)
+    Uses.erase(Own);
   *NBlocks = Uses.size();
   for (uint32_t I = 0; I < Uses.size() && I < Cap; ++I)
     Blocks[I] = Uses[I]->getNumber();
   *IdleLoop = false;
   *DeeperLoop = false;
   *NOps = 0;
-  if (Uses.empty() || *PhiUse || *OwnBlockUse)
+  if (Uses.empty() || *PhiUse)
     return true;
   *IdleLoop = pass(H).liveAcrossIdleLoop(R);
   *DeeperLoop = pass(H).useInDeeperLoop(*MI, Uses);
-  std::vector<uint8_t> Facts = pass(H).operandFacts(*MI, Uses);
+  std::vector<uint8_t> Facts = pass(H).operandFacts(*MI, Uses, ChainDepth);
   *NOps = Facts.size();
   for (uint32_t I = 0; I < Facts.size() && I < Cap; ++I)
     Ops[I] = Facts[I];
