@@ -6,7 +6,10 @@
 ; (its operands are live there anyway) and kept for the entry block, so no predicate is held
 ; across the first loop. Left alone:
 ; a kernel with launch bounds (a register cap: @two_loops_bounded), everything with the guard
-; knob, and at -O0 (not in the pipeline). The machine verifier accepts the result.
+; knob, and at -O0 (not in the pipeline). @reread_sregs: blockIdx.x, read in the entry block
+; and after a loop and a barrier, is read again there (split) instead of held; a performance
+; counter (%pm0, which changes between reads) is never copied. The machine verifier accepts the
+; result.
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-disable-pre-sink %s -o - | FileCheck %s --check-prefix=OFF
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-stats -pass-remarks=nv-pre-sink %s -o /dev/null 2>&1 \
@@ -31,6 +34,15 @@
 ; CHECK: bar.sync 0;
 ; CHECK-NOT: mul.wide.u32
 ; CHECK: ret;
+; CHECK-LABEL: .visible .entry reread_sregs(
+; CHECK-DAG: mov.u32 %r{{[0-9]+}}, %pm0;
+; CHECK-DAG: mov.u32 %r{{[0-9]+}}, %ctaid.x;
+; CHECK: // %loop
+; CHECK: bar.sync 0;
+; CHECK-NOT: %pm0
+; CHECK: mov.u32 %r{{[0-9]+}}, %ctaid.x;
+; CHECK-NOT: %pm0
+; CHECK: ret;
 ; OFF-LABEL: .visible .entry two_loops(
 ; OFF: mul.wide.u32
 ; OFF: bar.sync 0;
@@ -38,10 +50,11 @@
 ; OFF-NOT: mul.wide.u32
 ; OFF: ret;
 ; REMARK: remark: <unknown>:0:0: 2 hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)
-; REMARK-DAG: 3 nv-pre-sink {{ *}}- copies made
-; REMARK-DAG: 2 nv-pre-sink {{ *}}- instructions copied to their readers
+; REMARK: remark: <unknown>:0:0: 1 hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)
+; REMARK-DAG: 4 nv-pre-sink {{ *}}- copies made
+; REMARK-DAG: 3 nv-pre-sink {{ *}}- instructions copied to their readers
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- moved into the blocks that read them
-; REMARK-DAG: 1 nv-pre-sink {{ *}}- copied into the other blocks that read them, kept for their own
+; REMARK-DAG: 2 nv-pre-sink {{ *}}- copied into the other blocks that read them, kept for their own
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- functions left alone: register cap
 ; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt
 ; NOPIPE-NOT: nv-pre-sink
@@ -125,7 +138,35 @@ exit:
   ret void
 }
 
+define ptx_kernel void @reread_sregs(ptr addrspace(1) %out, ptr addrspace(1) %a, i32 %n) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %pm = call i32 @llvm.nvvm.read.ptx.sreg.pm0()
+  %tx = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %s0 = add i32 %bx, %pm
+  store i32 %s0, ptr addrspace(1) %out, align 4
+  %e = icmp ult i32 %tx, %n
+  br i1 %e, label %loop, label %mid
+loop:
+  %i = phi i32 [ %tx, %entry ], [ %i.next, %loop ]
+  %iz = zext i32 %i to i64
+  %ap = getelementptr inbounds float, ptr addrspace(1) %a, i64 %iz
+  store float 1.0, ptr addrspace(1) %ap, align 4
+  %i.next = add nuw nsw i32 %i, 256
+  %c = icmp ult i32 %i.next, %n
+  br i1 %c, label %loop, label %mid
+mid:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %bz = zext i32 %bx to i64
+  %op = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %bz
+  %v = mul i32 %pm, 3
+  store i32 %v, ptr addrspace(1) %op, align 4
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.pm0()
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 
 attributes #0 = { "nvvm.maxntid"="256" }
