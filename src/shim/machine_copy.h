@@ -1,15 +1,18 @@
 // Machine-IR facts and edits shared by the machine passes that copy an instruction next to its
-// readers and then erase it (nv-param-opt, nv-pre-sink, nv-pred-remat). Adapter only: no
-// decisions.
+// readers and then erase it (nv-param-opt, nv-pre-sink, nv-pred-remat), and the pass skeleton
+// of the two loop-aware ones. Adapter only: no decisions.
 #pragma once
 
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm-c/Core.h"
 #include <cstdint>
 #include <algorithm>
 #include <set>
@@ -43,6 +46,35 @@ struct NVMachineFunctionFacts {
   unsigned regBits(llvm::Register R) const {
     return MRI->getTargetRegisterInfo()->getRegSizeInBits(*MRI->getRegClass(R));
   }
+};
+
+// The legacy machine pass of a loop-aware pass whose decisions are Rust's (nv-pre-sink,
+// nv-pred-remat): it needs MachineLoopInfo and keeps the CFG (so the loops) as they are, binds
+// the function's facts, lets Derived::prepare() gather what it hands out, then calls
+// Run(Host, F), the Rust entry, with Host the Derived pass (which Run's shim calls cast back).
+template <class Derived, bool (*Run)(void *, LLVMValueRef)>
+class NVLoopFactsPass : public llvm::MachineFunctionPass, public NVMachineFunctionFacts {
+public:
+  explicit NVLoopFactsPass(char &ID) : llvm::MachineFunctionPass(ID) {}
+
+  void getAnalysisUsage(llvm::AnalysisUsage &AU) const override {
+    AU.addRequired<llvm::MachineLoopInfoWrapperPass>();
+    AU.addPreserved<llvm::MachineLoopInfoWrapperPass>();
+    AU.setPreservesCFG();
+    llvm::MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(llvm::MachineFunction &Fn) override {
+    if (skipFunction(Fn.getFunction()))
+      return false;
+    bind(Fn, getAnalysis<llvm::MachineLoopInfoWrapperPass>().getLI());
+    Derived &D = static_cast<Derived &>(*this);
+    D.prepare();
+    return Run(&D, llvm::wrap(&Fn.getFunction()));
+  }
+
+  // Nothing to gather before Run, unless Derived says otherwise.
+  void prepare() {}
 };
 
 // The block in which a use reads the register: its own, or for a PHI operand the incoming block.

@@ -35,25 +35,12 @@ namespace {
 // OPERAND_*).
 enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2, OnlyReaderOfLive = 3 };
 
-class NVPreSink : public MachineFunctionPass, NVMachineFunctionFacts {
+class NVPreSink : public NVLoopFactsPass<NVPreSink, nvopt_pre_sink_run> {
 public:
   static char ID;
-  NVPreSink() : MachineFunctionPass(ID) {}
+  NVPreSink() : NVLoopFactsPass(ID) {}
 
   StringRef getPassName() const override { return "NVPTX hoisted-value sinking (nvopt)"; }
-
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<MachineLoopInfoWrapperPass>();
-    AU.setPreservesCFG();
-    MachineFunctionPass::getAnalysisUsage(AU);
-  }
-
-  bool runOnMachineFunction(MachineFunction &Fn) override {
-    if (skipFunction(Fn.getFunction()))
-      return false;
-    bind(Fn, getAnalysis<MachineLoopInfoWrapperPass>().getLI());
-    return nvopt_pre_sink_run(this, wrap(&Fn.getFunction()));
-  }
 
   // Collects the candidates afresh (Rust calls this once per round).
   uint32_t collect() {

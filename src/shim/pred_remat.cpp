@@ -30,29 +30,19 @@ extern "C" bool nvopt_pred_remat_run(void *Host, LLVMValueRef F);
 
 namespace {
 
-class NVPredRemat : public MachineFunctionPass, NVMachineFunctionFacts {
+class NVPredRemat : public NVLoopFactsPass<NVPredRemat, nvopt_pred_remat_run> {
 public:
   static char ID;
-  NVPredRemat() : MachineFunctionPass(ID) {}
+  NVPredRemat() : NVLoopFactsPass(ID) {}
 
   StringRef getPassName() const override { return "NVPTX predicate rematerialization (nvopt)"; }
 
-  void getAnalysisUsage(AnalysisUsage &AU) const override {
-    AU.addRequired<MachineLoopInfoWrapperPass>();
-    AU.addPreserved<MachineLoopInfoWrapperPass>();
-    AU.setPreservesCFG();
-    MachineFunctionPass::getAnalysisUsage(AU);
-  }
-
-  bool runOnMachineFunction(MachineFunction &Fn) override {
-    if (skipFunction(Fn.getFunction()))
-      return false;
-    bind(Fn, getAnalysis<MachineLoopInfoWrapperPass>().getLI());
+  // The function's loops, inner loops before the loops holding them (NVLoopFactsPass).
+  void prepare() {
     Loops.clear();
     for (MachineLoop *L : MLI->getLoopsInPreorder())
       Loops.push_back(L);
-    std::reverse(Loops.begin(), Loops.end()); // inner loops before the loops holding them
-    return nvopt_pred_remat_run(this, wrap(&Fn.getFunction()));
+    std::reverse(Loops.begin(), Loops.end());
   }
 
   uint32_t loopCount() const { return Loops.size(); }
