@@ -206,6 +206,9 @@ knob_table! {
     // --- nv-texture-unroll-guard: ptxas's unroll-then-hoist of texture fetches (src/texture_unroll_guard) ---
     nv_disable_texture_unroll_guard: flag("nv-disable-texture-unroll-guard", false, "Skip the nv-texture-unroll-guard slot (O1-O3, the end of the function pipeline)", "nv-texture-unroll-guard"),
     nv_texture_unroll_guard_max_trip: int("nv-texture-unroll-guard-max-trip", 32, 2, 1_000_000, "nv-texture-unroll-guard: largest constant trip count of a loop the guard considers (ptxas fully unrolls 32-trip loops of 4 texture fetches, measured); longer loops are left to ptxas", "nv-texture-unroll-guard loops"),
+    // --- nv-pressure-unroll-guard: ptxas's unrolling of run-time-trip loops under a register cap (src/pressure_unroll_guard) ---
+    nv_disable_pressure_unroll_guard: flag("nv-disable-pressure-unroll-guard", false, "Skip the nv-pressure-unroll-guard slot (O1-O3, the end of the function pipeline), which marks nounroll the run-time-trip loops ptxas would unroll past a register cap", "nv-pressure-unroll-guard"),
+    nv_pressure_unroll_guard_factor: int("nv-pressure-unroll-guard-factor", 4, 1, 64, "nv-pressure-unroll-guard: the count by which ptxas is assumed to unroll a run-time-trip loop (measured: 4); a loop is marked when its carried registers plus this many iterations' loaded registers exceed the cap", "nv-pressure-unroll-guard loops"),
     // --- register pressure (src/pressure) ---
     nv_maxreg: int("nv-maxreg", 0, 0, 255, "Register target per thread, as nvcc's -maxrregcount (nvopt-cc -maxrregcount N sets it and caps ptxas too); a kernel's launch bounds win, as in ptxas; 0 and no bounds: 64", "the register target of nv-remat, the IV rewriting and BASR"),
     // --- nv-remat: cicc's IR rematerialization, the last IR pass in llc (src/remat) ---

@@ -30,6 +30,7 @@ pub mod pipeline;
 pub mod pre_sink;
 pub mod pred_remat;
 pub mod pressure;
+pub mod pressure_unroll_guard;
 mod readme;
 pub mod remat;
 pub mod scev;

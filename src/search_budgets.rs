@@ -24,6 +24,10 @@ pub const LOCAL_ARRAY_INDEX_MAX_DEPTH: u32 = 32;
 /// a texture fetch's operand to decide whether it is the same on every iteration of the
 /// enclosing loop; a deeper operand counts as one that is not (the loop is left to ptxas).
 pub const TEXTURE_GUARD_MAX_DEPTH: u32 = 32;
+/// nv-pressure-unroll-guard (Rust, src/pressure_unroll_guard/adapter.rs): operations walked under
+/// a value a loop carries to decide whether ptxas can recompute it from kernel parameters and
+/// special registers; a deeper value counts as one it cannot (it stays in the carried count).
+pub const PRESSURE_GUARD_MAX_DEPTH: u32 = 16;
 /// Special-register SCEV terms: nodes of one expression encoded for Rust; the rest of a larger
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;

@@ -35,7 +35,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX: .pragma "nounroll";
 ; PTX: tex.2d.v4.f32.f32
 ; The slot: the last pass of O3's function pipeline, after every loop-unroll.
-; PIPE: loop-unroll<{{.*}}simplifycfg<{{[^>]*}}>,nv-texture-unroll-guard),
+; PIPE: loop-unroll<{{.*}}simplifycfg<{{[^>]*}}>,nv-texture-unroll-guard,
 ; OFF-NOT: nv-texture-unroll-guard
 define ptx_kernel void @nlm(i64 %t, float %x, float %y, i32 %m, ptr addrspace(1) %out) {
 entry:

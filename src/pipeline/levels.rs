@@ -54,7 +54,10 @@
 //! kernels (`-nv-post-inline-cse=false` gives cicc's table); and `nv-texture-unroll-guard` at
 //! the end of O1-O3's function pipeline (src/texture_unroll_guard: `.pragma "nounroll"` on short
 //! loops whose full unrolling would let ptxas hoist texture fetches out of the enclosing loop
-//! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table).
+//! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table) and
+//! `nv-pressure-unroll-guard` after it (src/pressure_unroll_guard: `.pragma "nounroll"` on
+//! run-time-trip loops that ptxas would unroll past a register cap;
+//! `-nv-disable-pressure-unroll-guard` gives cicc's table).
 //! One removal: O1-O3's `load-store-vectorizer` runs only with `-nv-opt-load-store-vectorizer`:
 //! llc -O1..-O3 runs LLVM's NVPTX GPU Load and Store Vectorizer itself, after its own
 //! infer-address-spaces, so the opt-side run (cicc's table) changed one SASS instruction on the
@@ -219,6 +222,7 @@ function
   @ic
   @scfg:1:r
   nv-texture-unroll-guard
+  nv-pressure-unroll-guard
 ";
 
 /// nvopt<O0> (nvopt-O0.txt).

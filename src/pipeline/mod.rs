@@ -50,7 +50,9 @@
 //! Ofcmid, Ofcmin) slots, aligning statically sized shared and private arrays for vector ld/st;
 //! `nv-texture-unroll-guard` (src/texture_unroll_guard) at the end of the function pipeline of
 //! O1-O3 (not in cicc's table), keeping ptxas from unrolling short loops whose unrolled texture
-//! fetches it would hoist out of the enclosing loop, over the register target.
+//! fetches it would hoist out of the enclosing loop, over the register target, and
+//! `nv-pressure-unroll-guard` (src/pressure_unroll_guard) after it, keeping ptxas from unrolling
+//! run-time-trip loops past a register cap.
 //! cicc runs its O0 code generator at every fast-compile
 //! level; that is llc's business (nvopt-cc and `-nv-pipeline` pick `llc -O0` there).
 //!
@@ -86,7 +88,7 @@
 //! `nv-o1-inline`, `nv-post-inline-cse`, `nv-disable-inline-advisor`, `nv-disable-local-array-unroll`,
 //! `nv-o1-local-array-unroll`, `nv-disable-set-local-array-alignment`,
 //! `nv-disable-set-global-array-alignment`, `nv-disable-fold-const-calls`,
-//! `nv-disable-texture-unroll-guard`.
+//! `nv-disable-texture-unroll-guard`, `nv-disable-pressure-unroll-guard`.
 //! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!

@@ -207,6 +207,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("nv-shuffle-loop-unroll", "nv-disable-shuffle-loop-unroll"),
     ("nv-stride-loop-unroll", "nv-disable-stride-loop-unroll"),
     ("nv-texture-unroll-guard", "nv-disable-texture-unroll-guard"),
+    ("nv-pressure-unroll-guard", "nv-disable-pressure-unroll-guard"),
     ("nv-inline-advisor", "nv-disable-inline-advisor"),
     ("nv-fold-const-calls", "nv-disable-fold-const-calls"),
     ("nv-asm-convergence", "nv-disable-asm-convergence"),

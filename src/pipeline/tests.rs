@@ -94,14 +94,20 @@ fn o1_o2_o3_differences() {
 }
 
 #[test]
-fn texture_unroll_guard_ends_the_function_pipeline_of_o1_to_o3() {
+fn the_unroll_guards_end_the_function_pipeline_of_o1_to_o3() {
     for level in [Level::O1, Level::O2, Level::O3] {
-        assert!(text(level).contains("nv-texture-unroll-guard),"), "{level:?}");
+        let t = text(level);
+        assert!(t.contains("nv-texture-unroll-guard,nv-pressure-unroll-guard),"), "{level:?}");
         let off = built(level, |k| k.set(K::nv_disable_texture_unroll_guard, 1)).text;
         assert!(!off.contains("nv-texture-unroll-guard"), "{level:?}");
+        assert!(off.contains("nv-pressure-unroll-guard),"), "{level:?}");
+        let off = built(level, |k| k.set(K::nv_disable_pressure_unroll_guard, 1)).text;
+        assert!(!off.contains("nv-pressure-unroll-guard"), "{level:?}");
+        assert!(off.contains("nv-texture-unroll-guard),"), "{level:?}");
     }
     for level in [Level::O0, Level::Ofcmax, Level::Ofcmid, Level::Ofcmin] {
         assert!(!text(level).contains("nv-texture-unroll-guard"), "{level:?}");
+        assert!(!text(level).contains("nv-pressure-unroll-guard"), "{level:?}");
     }
 }
 

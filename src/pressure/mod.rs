@@ -200,6 +200,30 @@ pub fn carried(
     numbered.block_index.get(&header).map_or(0, |&b| est.entry[b].regs)
 }
 
+/// The values [`carried`] counts, for several loop headers of one function from one liveness
+/// run: per header, each value live on entry to it (its PHIs included) with its registers.
+pub fn carried_values(
+    f: inkwell::values::FunctionValue,
+    headers: &[llvm_sys::prelude::LLVMBasicBlockRef],
+) -> Vec<Vec<(llvm_sys::prelude::LLVMValueRef, u32)>> {
+    let numbered = ir::graph(f);
+    let est = estimate(&numbered.graph);
+    let g = &numbered.graph;
+    headers
+        .iter()
+        .map(|h| {
+            let Some(&b) = numbered.block_index.get(h) else { return Vec::new() };
+            let phis = g.blocks[b].phis.iter().map(|p| p.def);
+            est.live_in[b]
+                .iter()
+                .chain(phis)
+                .filter(|&v| g.weights[v].regs > 0)
+                .map(|v| (numbered.values[v], g.weights[v].regs))
+                .collect()
+        })
+        .collect()
+}
+
 /// Values used in `b` before any definition there (PHI operands excluded), and values defined
 /// in `b` (PHI results included).
 fn local_sets(g: &Graph, b: &Block) -> (ValueSet, ValueSet) {

@@ -2,7 +2,8 @@
 // (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll),
 // nv-shuffle-loop-unroll (src/shuffle_loop_unroll) and nv-stride-loop-unroll
 // (src/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
-// (src/texture_unroll_guard) for ptxas's unroller, after the last. Each is a new-PM function
+// (src/texture_unroll_guard) and nv-pressure-unroll-guard (src/pressure_unroll_guard) for
+// ptxas's unroller, after the last. Each is a new-PM function
 // pass that hands Rust the function with its LoopInfo, ScalarEvolution and
 // OptimizationRemarkEmitter (none of which LLVM's C API offers); Rust says whether it changed
 // any loop's metadata. No decisions here.
@@ -20,6 +21,8 @@ extern "C" bool nvopt_local_array_unroll_run(LLVMValueRef F, const void *LI, voi
 extern "C" bool nvopt_shuffle_loop_unroll_run(LLVMValueRef F, const void *LI, void *ORE);
 extern "C" bool nvopt_stride_loop_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
 extern "C" bool nvopt_texture_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
+extern "C" bool nvopt_pressure_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE,
+                                                void *ORE);
 
 namespace {
 
@@ -27,6 +30,7 @@ constexpr char LocalArrayUnroll[] = "nv-local-array-unroll";
 constexpr char ShuffleLoopUnroll[] = "nv-shuffle-loop-unroll";
 constexpr char StrideLoopUnroll[] = "nv-stride-loop-unroll";
 constexpr char TextureUnrollGuard[] = "nv-texture-unroll-guard";
+constexpr char PressureUnrollGuard[] = "nv-pressure-unroll-guard";
 
 bool runLocalArrayUnroll(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
                          OptimizationRemarkEmitter &ORE) {
@@ -49,6 +53,12 @@ bool runTextureUnrollGuard(Function &F, LoopInfo &LI, FunctionAnalysisManager &A
                            OptimizationRemarkEmitter &ORE) {
   return nvopt_texture_unroll_guard_run(wrap(&F), &LI, &AM.getResult<ScalarEvolutionAnalysis>(F),
                                         &ORE);
+}
+
+bool runPressureUnrollGuard(Function &F, LoopInfo &LI, FunctionAnalysisManager &AM,
+                            OptimizationRemarkEmitter &ORE) {
+  return nvopt_pressure_unroll_guard_run(wrap(&F), &LI,
+                                         &AM.getResult<ScalarEvolutionAnalysis>(F), &ORE);
 }
 
 // Run(F, LoopInfo, AM, ORE) may change loop metadata only, and says whether it did.
@@ -75,9 +85,8 @@ struct NvUnrollMarkPass : PassInfoMixin<NvUnrollMarkPass<Run, Name>> {
 
 } // namespace
 
-// Makes `nv-local-array-unroll`, `nv-shuffle-loop-unroll`, `nv-stride-loop-unroll` and
-// `nv-texture-unroll-guard`
-// function pass names for -passes= and the nvopt pipelines.
+// Makes `nv-local-array-unroll`, `nv-shuffle-loop-unroll`, `nv-stride-loop-unroll`,
+// `nv-texture-unroll-guard` and `nv-pressure-unroll-guard` function pass names for -passes= and the nvopt pipelines.
 void nvopt_register_unroll_marks(PassBuilder &PB) {
   nvRegisterFunctionPass<NvUnrollMarkPass<runLocalArrayUnroll, LocalArrayUnroll>>(PB,
                                                                                  LocalArrayUnroll);
@@ -87,4 +96,6 @@ void nvopt_register_unroll_marks(PassBuilder &PB) {
                                                                                  StrideLoopUnroll);
   nvRegisterFunctionPass<NvUnrollMarkPass<runTextureUnrollGuard, TextureUnrollGuard>>(
       PB, TextureUnrollGuard);
+  nvRegisterFunctionPass<NvUnrollMarkPass<runPressureUnrollGuard, PressureUnrollGuard>>(
+      PB, PressureUnrollGuard);
 }
