@@ -20,6 +20,12 @@ pub fn add_nonzero(pass: &str, what: &'static str, n: u64) {
     }
 }
 
+/// Adds to the counter `what` of pass `pass` how many of `items` satisfy `pred` (a pass's
+/// verdicts of one kind), when that is not 0.
+pub fn add_matching<T>(pass: &str, what: &'static str, items: &[T], pred: impl Fn(&T) -> bool) {
+    add_nonzero(pass, what, items.iter().filter(|&i| pred(i)).count() as u64);
+}
+
 /// Renders the counters like LLVM's `-stats`.
 pub fn render(counters: &BTreeMap<(String, &'static str), u64>) -> String {
     let rule = "===-------------------------------------------------------------------------===";

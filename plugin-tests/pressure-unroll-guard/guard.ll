@@ -7,6 +7,8 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-pressure-unroll-guard -verify-each -S %s \
 ; RUN:   -pass-remarks-missed=nv-pressure-unroll-guard -pass-remarks=nv-pressure-unroll-guard 2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.err
+; RUN: %opt -load-pass-plugin=%plugin -passes=nv-pressure-unroll-guard -disable-output %s \
+; RUN:   -nv-stats 2>&1 | FileCheck %s --check-prefix=STATS
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-pressure-unroll-guard -nv-maxreg=24 -S %s \
 ; RUN:   | FileCheck %s --check-prefix=MAXREG
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-pressure-unroll-guard -nv-pressure-unroll-guard-factor=3 -S %s \
@@ -27,6 +29,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK: remark: {{.*}}loop left to ptxas: constant trip count
 ; REMARK: remark: {{.*}}loop left as it is: its unrolling is decided already
 ; REMARK-NOT: remark
+; STATS: 1 nv-pressure-unroll-guard - loops left as they are: unrolling already decided
+; STATS: 1 nv-pressure-unroll-guard - loops left to ptxas: constant trip count
+; STATS: 1 nv-pressure-unroll-guard - loops left to ptxas: no register cap
+; STATS: 1 nv-pressure-unroll-guard - loops left to ptxas: their unrolled schedule fits the cap
+; STATS: 1 nv-pressure-unroll-guard - loops marked llvm.loop.unroll.disable
 
 ; 16 accumulators and the index carried (17 registers; the parameters %p, %n and %c are not
 ; counted: ptxas reads them from the constant bank) and 4 loads a trip: 17 + 4 x 4 = 33 > 32.

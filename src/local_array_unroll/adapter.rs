@@ -348,29 +348,25 @@ unsafe fn elements(t: LLVMTypeRef) -> u64 {
 }
 
 fn record(verdicts: &[Verdict], marked: u64) {
-    let stat = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
-    let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count() as u64;
-    stat("loops marked llvm.loop.unroll.full", marked);
-    stat(
-        "private arrays made promotable by full unrolling",
-        count(|v| matches!(v, Verdict::Unroll { .. })),
-    );
-    stat(
-        "private arrays refused: unrolled size over the bound",
-        count(|v| matches!(v, Verdict::OverBound { .. })),
-    );
-    stat(
-        "private arrays refused: an index unrolling cannot make constant",
-        count(|v| matches!(v, Verdict::NotConstant | Verdict::OutsideLoop)),
-    );
-    stat(
-        "private arrays refused: a loop without a constant trip count",
-        count(|v| matches!(v, Verdict::NoTripCount(_))),
-    );
-    stat(
-        "private arrays refused: the user's unroll pragma",
-        count(|v| matches!(v, Verdict::UserPragma(_))),
-    );
+    let stat = |what: &'static str, f: fn(&Verdict) -> bool| {
+        crate::stats::add_matching(PASS, what, verdicts, f)
+    };
+    crate::stats::add_nonzero(PASS, "loops marked llvm.loop.unroll.full", marked);
+    stat("private arrays made promotable by full unrolling", |v| {
+        matches!(v, Verdict::Unroll { .. })
+    });
+    stat("private arrays refused: unrolled size over the bound", |v| {
+        matches!(v, Verdict::OverBound { .. })
+    });
+    stat("private arrays refused: an index unrolling cannot make constant", |v| {
+        matches!(v, Verdict::NotConstant | Verdict::OutsideLoop)
+    });
+    stat("private arrays refused: a loop without a constant trip count", |v| {
+        matches!(v, Verdict::NoTripCount(_))
+    });
+    stat("private arrays refused: the user's unroll pragma", |v| {
+        matches!(v, Verdict::UserPragma(_))
+    });
 }
 
 /// The remark of one array's verdict; `None` for the arrays the rule does not concern.

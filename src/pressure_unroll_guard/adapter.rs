@@ -184,19 +184,18 @@ unsafe fn read(f: FunctionValue, li: *const c_void, se: *mut c_void, capped: boo
 }
 
 fn record(verdicts: &[Verdict], marked: u64) {
-    let stat = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
-    let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count() as u64;
-    stat("loops marked llvm.loop.unroll.disable", marked);
-    stat(
-        "loops left to ptxas: their unrolled schedule fits the cap",
-        count(|v| matches!(v, Verdict::Fits { .. })),
-    );
-    stat("loops left to ptxas: no register cap", count(|v| matches!(v, Verdict::Uncapped)));
-    stat("loops left to ptxas: constant trip count", count(|v| matches!(v, Verdict::ConstantTrip)));
-    stat(
-        "loops left as they are: unrolling already decided",
-        count(|v| matches!(v, Verdict::AlreadyDecided)),
-    );
+    let stat = |what: &'static str, f: fn(&Verdict) -> bool| {
+        crate::stats::add_matching(PASS, what, verdicts, f)
+    };
+    crate::stats::add_nonzero(PASS, "loops marked llvm.loop.unroll.disable", marked);
+    stat("loops left to ptxas: their unrolled schedule fits the cap", |v| {
+        matches!(v, Verdict::Fits { .. })
+    });
+    stat("loops left to ptxas: no register cap", |v| matches!(v, Verdict::Uncapped));
+    stat("loops left to ptxas: constant trip count", |v| matches!(v, Verdict::ConstantTrip));
+    stat("loops left as they are: unrolling already decided", |v| {
+        matches!(v, Verdict::AlreadyDecided)
+    });
 }
 
 fn remark(remarks: &Remarks, r: &Read, verdict: &Verdict, factor: u64) {

@@ -191,25 +191,23 @@ unsafe fn read(f: inkwell::values::FunctionValue, li: *const c_void, se: *mut c_
 }
 
 fn record(verdicts: &[Verdict], marked: u64) {
-    let stat = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
-    let count = |f: fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count() as u64;
-    stat("loops marked llvm.loop.unroll.disable", marked);
-    stat(
-        "loops with hoistable texture fetches left to ptxas: they fit the target",
-        count(|v| matches!(v, Verdict::Fits { .. })),
-    );
+    let stat = |what: &'static str, f: fn(&Verdict) -> bool| {
+        crate::stats::add_matching(PASS, what, verdicts, f)
+    };
+    crate::stats::add_nonzero(PASS, "loops marked llvm.loop.unroll.disable", marked);
+    stat("loops with hoistable texture fetches left to ptxas: they fit the target", |v| {
+        matches!(v, Verdict::Fits { .. })
+    });
     stat(
         "loops with hoistable texture fetches left to ptxas: no constant trip count in range",
-        count(|v| matches!(v, Verdict::NoTripCount | Verdict::TripOutOfRange { .. })),
+        |v| matches!(v, Verdict::NoTripCount | Verdict::TripOutOfRange { .. }),
     );
-    stat(
-        "loops with texture fetches left to ptxas: no enclosing loop",
-        count(|v| matches!(v, Verdict::Outermost)),
-    );
-    stat(
-        "loops with hoistable texture fetches left to ptxas: the user's unroll pragma",
-        count(|v| matches!(v, Verdict::UserPragma)),
-    );
+    stat("loops with texture fetches left to ptxas: no enclosing loop", |v| {
+        matches!(v, Verdict::Outermost)
+    });
+    stat("loops with hoistable texture fetches left to ptxas: the user's unroll pragma", |v| {
+        matches!(v, Verdict::UserPragma)
+    });
 }
 
 fn remark(remarks: &Remarks, r: &Read, verdict: &Verdict) {
