@@ -19,7 +19,8 @@
 //!    is nv-texture-unroll-guard's), and no unroll pragma of the user's or of an nvopt pass;
 //! 3. `carried` = the 32-bit registers live into `L`'s header, its PHIs included
 //!    (src/pressure), less the values ptxas recomputes wherever it needs them instead of
-//!    holding them: kernel parameters (the constant bank), special registers fixed for the
+//!    holding them: a kernel's parameters (the constant bank; a device function's arguments
+//!    arrive in registers and count), special registers fixed for the
 //!    thread (`%tid`, `%ctaid`, ...) and casts, arithmetic, compares and addresses built only
 //!    from those (the parameter pointers cast to global, a thread's base index). What stays is
 //!    the loop's state (its PHIs) and the invariants computed from memory or from that state;
@@ -43,9 +44,10 @@
 //!
 //! Measured (bench/RESULTS.md, "ptxas's own unrolling under a register cap"): on the bench,
 //! `filter5x5_window` 36 -> 0 spill bytes and window_caps.cu's `filter5x5_rowptr` 24 -> 0 (nvcc
-//! 12 and 0), no other kernel's figures change. On the corpora (cuda-samples, Rodinia, llm.c;
-//! 614 kernels) no PTX changes under nvcc's defaults, since hardly any kernel there has a cap.
-//! Under `-maxrregcount 32` spills go 141,064 -> 141,000 bytes: llm.c's
+//! 12 and 0), no other kernel's figures change. On the corpora (cuda-samples, Rodinia, llm.c)
+//! no kernel's figures change under nvcc's defaults: the loops it marks there (kernels with
+//! launch bounds) are ones ptxas does not unroll, and their SASS is the same. Over the 633
+//! kernels nvopt compiles there, under `-maxrregcount 32` spills go 141,064 -> 141,000 bytes: llm.c's
 //! `softmax_autoregressive_backward_kernel1` 36 -> 0, `kernel5` 68 -> 24, layernorm_backward's
 //! `kernel9` 158 -> 150, and one kernel worse, cuda-samples' `gpuConjugateGradient` 8 -> 32
 //! (its loops carry 12 to 15 registers and load 12 a trip: ptxas's unrolled schedule fits there
