@@ -1,8 +1,8 @@
 # Turns the per-file results into the bench outputs (evaluation.md "Report per kernel and as
 # geometric means of ratios"): results.tsv (one row per kernel entry and compiler),
 # summary.md (geomean ratio table, totals, per-kernel table, the ten entries where nvopt is
-# furthest behind, failures) and failures.tsv. Variant columns nvopt:NAME (bench.py --variant)
-# are compared with nvopt; bench/ab.py prints their per-entry A/B tables.
+# furthest behind, ptx_check findings, failures) and failures.tsv. Variant columns nvopt:NAME
+# (bench.py --variant) are compared with nvopt; bench/ab.py prints their per-entry A/B tables.
 import math
 import os
 
@@ -15,7 +15,7 @@ FIGURES = [("regs", "registers", False), ("spill", "spill bytes (stores+loads)",
 TIMES = [("opt_ms", "opt time"), ("llc_ms", "llc time"),
          ("total_ms", "compile time, front end to PTX")]
 COLUMNS = ["level", "file", "entry", "compiler", "regs", "spill_stores", "spill_loads", "stack",
-           "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
+           "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "ptxcheck", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
            "cicc_ms", "total_ms"]
 SHORT = {"upstream": "up", "nvopt": "nvopt", "nvidia": "nv", "nvvm-latest": "nvl"}
 
@@ -114,15 +114,15 @@ def cell(vals):
 
 
 def totals_table(idx, comps):
-    lines = ["| compiler | entries | registers | spill bytes | entries spilling | stack bytes | PTX instr | movs | SASS instr | PTX in loops | SASS in loops | compile ms |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| compiler | entries | registers | spill bytes | entries spilling | stack bytes | PTX instr | movs | SASS instr | PTX in loops | SASS in loops | compile ms | ptx_check findings |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     # A compiler with no rows at all (it failed everywhere, e.g. a variant with a bad knob) is
     # listed apart rather than emptying the common set.
     present = [c for c in comps if any(c in by for by in idx.values())]
     common = [k for k, by in idx.items() if all(c in by for c in present)]
     for c in comps:
         if c not in present:
-            lines.append(f"| {c} | 0 (no results) |" + " |" * 10)
+            lines.append(f"| {c} | 0 (no results) |" + " |" * 11)
             continue
         rs = [idx[k][c] for k in common]
         files = {r["file"]: r.get("total_ms", 0) for r in rs}
@@ -130,7 +130,7 @@ def totals_table(idx, comps):
         lines.append(f"| {c} | {len(rs)} | {s('regs')} | {s('spill')} | "
                      f"{sum(1 for r in rs if r.get('spill'))} | {s('stack')} | {s('ptx_instrs')} | "
                      f"{s('movs')} | {s('sass_instrs')} | {s('ptx_loop')} | {s('sass_loop')} | "
-                     f"{sum(files.values()):.0f} |")
+                     f"{sum(files.values()):.0f} | {s('ptxcheck')} |")
     return lines, len(common)
 
 
@@ -140,9 +140,9 @@ def triple(by, comps, key):
 
 def kernel_table(idx, comps):
     order = " / ".join(short(c) for c in comps)
-    keys = ("regs", "spill", "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop")
+    keys = ("regs", "spill", "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "ptxcheck")
     lines = [f"| kernel | registers ({order}) | spill bytes | PTX instr | movs | SASS instr | "
-             "PTX in loops | SASS in loops |", "|---" * (len(keys) + 1) + "|"]
+             "PTX in loops | SASS in loops | ptx_check findings |", "|---" * (len(keys) + 1) + "|"]
     for (file, entry), by in sorted(idx.items()):
         lines.append(f"| {file}:{entry} | " + " | ".join(triple(by, comps, k) for k in keys) + " |")
     return lines
@@ -168,6 +168,19 @@ def behind_table(idx, who, ref, n=10):
     return lines
 
 
+def findings_section(results, comps):
+    """Every ptx_check finding (scripts/ptx_check.py) of each column's PTX, each counted once."""
+    found = {c: [f for r in results for f in r.findings.get(c, [])] for c in comps}
+    out = ["## PTX checker findings", "",
+           "scripts/ptx_check.py: loads and stores of a state space (.param, .local, .shared) and "
+           "cvta through an address of another space, which ptxas accepts and which computes "
+           "garbage; per entry (with the .func bodies it calls) in the tables above.", "",
+           "findings: " + ", ".join(f"{c} {len(found[c])}" for c in comps), ""]
+    for c in comps:
+        out += [f"- [{c}] {f}" for f in found[c]]
+    return out + ([""] if any(found.values()) else [])
+
+
 def write_summary(path, rows, results, comps, meta):
     idx = index(rows)
     failures = [(r.stem, c, step, msg) for r in results for c, step, msg in r.failures]
@@ -188,6 +201,7 @@ def write_summary(path, rows, results, comps, meta):
         out += ["Score: geomean of the ratios of registers, spill bytes (+1), PTX and SASS instructions.", ""]
         out += behind_table(idx, who, ref) + [""]
     out += ["## Per kernel entry", ""] + kernel_table(idx, comps) + [""]
+    out += findings_section(results, comps)
     out += [f"## Failures", "", f"failures: {len(failures)}", ""]
     for stem, c, step, msg in failures:
         out.append(f"- {stem} [{c}] {step}: " + msg.replace("\n", "\n    "))

@@ -1,14 +1,16 @@
 # Compiles one kernel file with every compiler, repeats the timed steps, checks the LLVM
 # pipelines with -verify-each / -verify-machineinstrs, assembles each PTX with ptxas -v and
-# disassembles it with cuobjdump -sass, and collects the per-entry figures
-# (evaluation.md "Figures, per kernel entry"; failures are recorded, never skipped). Variant
-# columns (nvopt:NAME) rerun only llc on the nvopt column's optimized IR with extra knobs.
+# disassembles it with cuobjdump -sass, runs scripts/ptx_check.py's address-space lint on it,
+# and collects the per-entry figures (evaluation.md "Figures, per kernel entry"; failures are
+# recorded, never skipped). Variant columns (nvopt:NAME) rerun only llc on the nvopt column's
+# optimized IR with extra knobs.
 import os
 import statistics
 from dataclasses import dataclass, field
 
 import compilers
 import figures
+import ptx_check  # scripts/ptx_check.py, on the path through tools
 from compilers import Outcome, Step, run_step
 
 
@@ -18,6 +20,7 @@ class FileResult:
     times: dict = field(default_factory=dict)     # compiler -> {step: median seconds}
     entries: dict = field(default_factory=dict)   # compiler -> {entry: figures dict}
     failures: list = field(default_factory=list)  # (compiler, step, message)
+    findings: dict = field(default_factory=dict)  # compiler -> [ptx_check.Finding] of its PTX
 
 
 def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=(), maxreg=None):
@@ -41,7 +44,7 @@ def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, va
             res.failures.append((c, outcome.step, outcome.message))
             continue
         res.times[c] = {k: statistics.median(v) for k, v in outcome.times.items()}
-        entries, err = assemble(c, workdir, tools, maxreg)
+        entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
         if err:
             res.failures.append((c, "ptxas", err))
             continue
@@ -71,7 +74,7 @@ def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_ea
     times = {k: v for k, v in res.times["nvopt"].items() if k != "llc"}
     times.update({k: statistics.median(v) for k, v in outcome.times.items()})
     res.times[c] = times
-    entries, err = assemble(c, workdir, tools, maxreg)
+    entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
     if err:
         res.failures.append((c, "ptxas", err))
         return
@@ -108,35 +111,39 @@ def timed(steps, workdir, reps):
 
 
 def assemble(c, workdir, tools, maxreg=None):
-    """ptxas -v (-maxrregcount with --maxreg) and cuobjdump -sass on <c>.ptx (nvopt-NAME.ptx
-    for column nvopt:NAME); returns ({entry: figures}, error)."""
+    """ptxas -v (-maxrregcount with --maxreg), cuobjdump -sass and ptx_check on <c>.ptx
+    (nvopt-NAME.ptx for column nvopt:NAME); returns ({entry: figures}, error, [findings]).
+    An entry's `ptxcheck` counts the findings in it and in the .func bodies it calls."""
     c = compilers.variant_file(c)
     ptx_path = os.path.join(workdir, f"{c}.ptx")
     with open(ptx_path) as f:
-        counts = figures.ptx_counts(f.read())
+        text = f.read()
+    counts = figures.ptx_counts(text)
+    findings = ptx_check.check_text(text, os.path.join("work", os.path.basename(workdir), f"{c}.ptx"))
     if not counts:
-        return {}, f"no .entry found in {c}.ptx"
+        return {}, f"no .entry found in {c}.ptx", findings
     info, sass = {}, {}
     if tools.nvidia_bin:
         ok, _, msg = run_step(Step("ptxas", compilers.ptxas_cmd(tools, c, maxreg)), workdir)
         if not ok:
-            return {}, f"ptxas rejected {c}.ptx: {msg}"
+            return {}, f"ptxas rejected {c}.ptx: {msg}", findings
         with open(os.path.join(workdir, f"{c}.ptxas.txt"), "w") as f:
             f.write(msg)
         info = figures.ptxas_info(msg)
         ok, _, msg = run_step(Step("cuobjdump", [tools.nv("cuobjdump"), "-sass", f"{c}.cubin"],
                                    stdout=f"{c}.sass"), workdir)
         if not ok:
-            return {}, f"cuobjdump -sass failed on {c}.cubin: {msg}"
+            return {}, f"cuobjdump -sass failed on {c}.cubin: {msg}", findings
         with open(os.path.join(workdir, f"{c}.sass")) as f:
             text = f.read()
         sass, sass_loop = figures.sass_counts(text), figures.sass_loop_counts(text)
     entries = {}
     for name, cnt in counts.items():
-        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"], "ptx_loop": cnt["ptx_loop"]}
+        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"], "ptx_loop": cnt["ptx_loop"],
+               "ptxcheck": sum(1 for f in findings if f.function in (name, *cnt["callees"]))}
         fig.update({k: v for k, v in info.get(name, {}).items()})
         if name in sass:
             fig["sass_instrs"] = sass[name]
             fig["sass_loop"] = sass_loop[name]
         entries[name] = fig
-    return entries, ""
+    return entries, "", findings

@@ -2,7 +2,8 @@
 # Unit tests of the bench's parsers (bench/figures.py) on small inline PTX and SASS: instruction
 # and mov counts, loop-body counts (PTX labels with backward bra; SASS backward BRA by address
 # and by .L_x_N label, nested/overlapping loops counted once, NOPs and the trap BRA-to-self
-# excluded), ptxas -v parsing; and bench/ab.py's subset matching and ratio table.
+# excluded), ptxas -v parsing; bench/ab.py's subset matching and ratio table; and the PTX
+# checker's figure in bench/report.py (per entry with its callees, and the findings listed).
 # Run: python3 bench/test_figures.py (plugin-tests/bench/parsers.test runs it under lit).
 import os
 import sys
@@ -12,6 +13,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ab  # noqa: E402
 import figures  # noqa: E402
+import report  # noqa: E402
+import run_kernels  # noqa: E402
 
 # Two nested loops ($L__BB0_2 inside $L__BB0_1) and a forward branch out; one callee with a
 # loop of its own; the entry calls it.
@@ -200,6 +203,33 @@ class PtxasTest(unittest.TestCase):
     def test_info(self):
         self.assertEqual(figures.ptxas_info(PTXAS),
                          {"k": {"stack": 16, "spill_stores": 8, "spill_loads": 4, "regs": 26}})
+
+
+class PtxCheckReportTest(unittest.TestCase):
+    def test_entry_counts_callee_findings_and_summary_lists_them(self):
+        # nvopt's helper reads a .shared variable with ld.param: a finding in the entry's callee
+        bad = PTX.replace(".address_size 64", ".address_size 64\n.shared .align 4 .b8 smem[16];").replace(
+            "[helper_param_0]", "[smem]")
+        no_ptxas = type("Tools", (), {"nvidia_bin": ""})()
+        res = run_kernels.FileResult("f")
+        with tempfile.TemporaryDirectory() as d:
+            work = os.path.join(d, "work", "f")
+            os.makedirs(work)
+            for c, text in (("upstream", PTX), ("nvopt", bad)):
+                with open(os.path.join(work, f"{c}.ptx"), "w") as f:
+                    f.write(text)
+                res.entries[c], err, res.findings[c] = run_kernels.assemble(c, work, no_ptxas)
+                self.assertEqual(err, "")
+            rows = report.rows_from([res], "O3", ["upstream", "nvopt"])
+            path = os.path.join(d, "summary.md")
+            report.write_summary(path, rows, [res], ["upstream", "nvopt"], {"level": "O3"})
+            with open(path) as f:
+                text = f.read()
+        self.assertEqual((res.entries["upstream"]["k"]["ptxcheck"], res.entries["nvopt"]["k"]["ptxcheck"]),
+                         (0, 1))
+        self.assertRegex(text, r"\n\| f:k \|.* \| 0 / 1 \|\n")
+        self.assertIn("\nfindings: upstream 0, nvopt 1\n", text)
+        self.assertRegex(text, r"\n- \[nvopt\] work/f/nvopt\.ptx:\d+: helper: param-addr: ld\.param through smem, ")
 
 
 class AbTest(unittest.TestCase):

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Real-code check: compiles every .cu file under a directory (any CUDA code a user has) with
 upstream LLVM, nvopt and, when installed, NVIDIA's nvcc, and prints per kernel the ptxas figures
-(registers, spill stores and loads, stack frame), PTX facts (generic ld/st, calls, bar.sync) and
+(registers, spill stores and loads, stack frame), PTX facts (generic ld/st, calls, bar.sync, and
+`ptxcheck`: findings of scripts/ptx_check.py's address-space lint in the kernel's function) and
 SASS facts (most registers live at once, from nvdisasm when installed; resident warps per SM
-that the registers allow) of each compiler, the .func count of each file, every failure, and a
-summary: geomeans against nvcc (else the first compiler) and totals.
+that the registers allow) of each compiler, the .func count of each file, every failure, every
+ptx_check finding, and a summary: geomeans against nvcc (else the first compiler) and totals.
 
   upstream  nvopt-cc --upstream: LLVM 22's default<On> and llc without the plugin
   nvopt     nvopt-cc: nvopt<LEVEL> and llc with the plugin
@@ -13,8 +14,8 @@ summary: geomeans against nvcc (else the first compiler) and totals.
 Both LLVM columns go through the same driver, so they share the front end (clang-22 with the
 CUDA headers of --cuda-path, NVOPT_CUDA_PATH or NVIDIA's wheels, scripts/cuda-path.sh), nvcc's
 precision defaults and the codegen flags: only the optimizer and nvopt's codegen passes differ.
-Python 3.11, standard library only. Exit status: 0; 1 when an nvopt compile failed; 2 on a usage
-error.
+Python 3.11, standard library only. Exit status: 0; 1 when an nvopt compile failed or nvopt's PTX
+has ptx_check findings (in any function); 2 on a usage error.
 
 usage: scripts/realcode_check.py DIR [--arch sm_90] [--level O3] [--compilers upstream,nvopt,nvcc]
        [--cuda-path DIR|none] [-I DIR] [-D M[=V]] [--jobs N] [--tsv FILE] [--keep DIR]
@@ -30,6 +31,7 @@ import sys
 import tempfile
 
 import nvopt_paths
+import ptx_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # $NVOPT_CC: another nvopt-cc (the tests use the built binary).
@@ -37,7 +39,8 @@ DRIVER = os.environ.get("NVOPT_CC") or os.path.join(ROOT, "scripts", "nvopt-cc")
 COMPILERS = ("upstream", "nvopt", "nvcc")
 STATE_SPACES = {"global", "shared", "local", "param", "const"}
 FIGURES = ("regs", "spill_st", "spill_ld", "stack")
-FACTS = ("generic_ldst", "calls", "bar_sync")
+# ptxcheck: findings of scripts/ptx_check.py (address-space provenance) in the kernel's function.
+FACTS = ("generic_ldst", "calls", "bar_sync", "ptxcheck")
 # live: the most general registers live at once in the SASS (nvdisasm --print-life-ranges),
 # the pressure ptxas met, as against `regs`, the registers it allocated (low-pressure kernels
 # often get more than they need); warps: the resident warps per SM that `regs` allows.
@@ -242,11 +245,13 @@ def measure(compiler, cu, out_dir, args, nv_bin):
     text = open(ptx).read()
     funcs = ptx_functions(text)
     figs = assemble(ptx, args.arch, nv_bin)
-    kernels = {name: {**ptx_facts(body), **figs.get(name, {})}
+    findings = ptx_check.check_text(text, os.path.basename(ptx))
+    kernels = {name: {**ptx_facts(body), "ptxcheck": sum(1 for f in findings if f.function == name),
+                      **figs.get(name, {})}
                for name, (is_entry, body) in funcs.items() if is_entry}
     helpers = [body for is_entry, body in funcs.values() if not is_entry]
     generic = sum(ptx_facts(body)["generic_ldst"] for body in helpers)
-    return {"kernels": kernels, "funcs": (len(helpers), generic)}
+    return {"kernels": kernels, "funcs": (len(helpers), generic), "ptxcheck": findings}
 
 
 # ---------------------------------------------------------------- report
@@ -288,7 +293,7 @@ def report(files, results, compilers, args):
     print(f"real-code check: {len(files)} files, {len(rows)} kernels, {args.arch} {args.level}, "
           f"compilers: {', '.join(compilers)}")
     print("per kernel, for each compiler: regs spill_st spill_ld stack (ptxas -v) | "
-          "generic_ldst calls bar_sync (PTX) | live (SASS) warps (per SM)")
+          "generic_ldst calls bar_sync ptxcheck (PTX) | live (SASS) warps (per SM)")
     n, nf = len(COLUMNS), len(FIGURES)
     for r in rows:
         print(f"{r[0]}: {pretty.get(r[1], r[1])}")
@@ -305,6 +310,8 @@ def report(files, results, compilers, args):
         print(f"  {rel} [{c}]:")
         for line in err.splitlines():
             print(f"    {line}")
+    for line in ptxcheck_lines(files, results, compilers):
+        print(line)
     for line in summary(rows, compilers):
         print(line)
     if args.tsv:
@@ -313,6 +320,16 @@ def report(files, results, compilers, args):
             for r in rows:
                 f.write("\t".join(r) + "\n")
     return failures
+
+
+def ptxcheck_lines(files, results, compilers):
+    """The ptx_check findings of every compiler's PTX (all functions, .func included)."""
+    found = {c: [f for cu in files for f in results[(c, cu)].get("ptxcheck", [])] for c in compilers}
+    out = ["ptx_check findings (scripts/ptx_check.py, every function): "
+           + ", ".join(f"{c} {len(found[c])}" for c in compilers)]
+    for c in compilers:
+        out += [f"  [{c}] {f}" for f in found[c]]
+    return out
 
 
 def summary(rows, compilers):
@@ -386,7 +403,8 @@ def main(argv):
     finally:
         if not args.keep:
             shutil.rmtree(out_dir, ignore_errors=True)
-    return 1 if any(c == "nvopt" for _, c, _ in failures) else 0
+    wrong = any(results[(c, cu)].get("ptxcheck") for c, cu in jobs if c == "nvopt")
+    return 1 if wrong or any(c == "nvopt" for _, c, _ in failures) else 0
 
 
 if __name__ == "__main__":

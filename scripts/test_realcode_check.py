@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Unit tests of scripts/realcode_check.py's SASS facts and summary (no NVIDIA tools needed):
-the nvdisasm life-range parser, the register-limited warps per SM, and the summary's geomeans
-and totals. Run: python3 scripts/test_realcode_check.py"""
+the nvdisasm life-range parser, the register-limited warps per SM, the summary's geomeans and
+totals, and the ptx_check figure (per kernel, listed, exit status 1 only for nvopt's findings).
+Run: python3 scripts/test_realcode_check.py"""
+import contextlib
+import io
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -63,6 +67,67 @@ class Summary(unittest.TestCase):
     def test_first_compiler_is_the_reference_without_nvcc(self):
         lines = rc.summary([self.row((20, 10), (10, 10))], ["upstream", "nvopt"])
         self.assertIn("  regs         geomean / upstream's: nvopt 0.5000 (1)", lines)
+
+    def test_ptxcheck_total(self):
+        row = self.row((20, 10), (10, 10))
+        row[2 + rc.COLUMNS.index("ptxcheck")] = "3"
+        lines = rc.summary([row, self.row((20, 10), (10, 10))], ["nvopt", "nvcc"])
+        self.assertIn("  ptxcheck     total: nvopt 3, nvcc 0", lines)
+
+
+# nvopt's PTX of a by-value struct kernel before its fix: ld.param through a cvta.param address.
+BAD_PTX = """.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(
+\t.param .align 4 .b8 k_param_0[16]
+)
+{
+\t.reg .b32 \t%r<2>;
+\t.reg .b64 \t%rd<3>;
+\tmov.b64 \t%rd1, k_param_0;
+\tcvta.param.u64 \t%rd2, %rd1;
+\tld.param.b32 \t%r1, [%rd2+4];
+\tret;
+}
+"""
+
+
+class PtxCheck(unittest.TestCase):
+    def run_main(self, bad_compiler):
+        """realcode_check.main on one file, with `measure` reading BAD_PTX for `bad_compiler`
+        and a clean kernel for the other: (exit status, output)."""
+        good = BAD_PTX.replace("[%rd2+4]", "[%rd1+4]")
+        saved = rc.measure, rc.nvidia_bin
+
+        def measure(compiler, cu, out_dir, args, nv_bin):
+            text = BAD_PTX if compiler == bad_compiler else good
+            findings = rc.ptx_check.check_text(text, f"k.{compiler}.ptx")
+            kernel = {**rc.ptx_facts(text), "ptxcheck": sum(1 for f in findings if f.function == "k")}
+            return {"kernels": {"k": kernel}, "funcs": (0, 0), "ptxcheck": findings}
+
+        rc.measure, rc.nvidia_bin = measure, lambda: None
+        out = io.StringIO()
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                open(os.path.join(d, "k.cu"), "w").close()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                    code = rc.main([d, "--compilers", "upstream,nvopt"])
+        finally:
+            rc.measure, rc.nvidia_bin = saved
+        return code, out.getvalue()
+
+    def test_nvopt_findings_are_listed_and_fail(self):
+        code, out = self.run_main("nvopt")
+        self.assertEqual(code, 1)
+        self.assertIn("  nvopt        -    -    -    - |    0    0    0    1 |    -    -", out)
+        self.assertIn("ptx_check findings (scripts/ptx_check.py, every function): upstream 0, nvopt 1", out)
+        self.assertIn("  [nvopt] k.nvopt.ptx:12: k: param-addr: ld.param through %rd2", out)
+
+    def test_upstream_findings_are_reported_only(self):
+        code, out = self.run_main("upstream")
+        self.assertEqual(code, 0)
+        self.assertIn("every function): upstream 1, nvopt 0", out)
 
 
 if __name__ == "__main__":
