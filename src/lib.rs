@@ -24,6 +24,7 @@ pub mod iv_rewrite;
 pub mod knobs;
 pub mod local_array_unroll;
 pub mod logger;
+pub mod lower_struct_args;
 pub mod lsr_gate;
 pub mod param_opt;
 pub mod pipeline;

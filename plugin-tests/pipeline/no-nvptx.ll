@@ -8,7 +8,7 @@
 ; RUN: grep -v '^target triple' %s > %t.notriple.ll
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -verify-each -S %t.notriple.ll -o - 2>/dev/null | FileCheck %s
 
-; WARN: nvopt: warning: no NVPTX target for this module: skipping the NVPTX-only slots (nvvm-intr-range, nvvm-reflect, generic-to-nvvm, nvptx-lower-args)
+; WARN: nvopt: warning: no NVPTX target for this module: skipping the NVPTX-only slots (nvvm-intr-range, nvvm-reflect, generic-to-nvvm)
 ; WARN-NOT: warning
 ; PIPE-NOT: nvvm-reflect
 ; PIPE-NOT: generic-to-nvvm

@@ -62,7 +62,7 @@
 //! ```text
 //! require<profile-summary>,function(require<target-lib-info>,require<target-ir>,
 //!   require<basic-aa>,require<assumptions>),forceattrs,annotation2metadata,
-//!   function(nvptx-lower-args),generic-to-nvvm,always-inline,globaldce,
+//!   function(nv-lower-struct-args),generic-to-nvvm,always-inline,globaldce,
 //!   function(mem2reg,lower-constant-intrinsics),verify
 //! ```
 //!
@@ -78,7 +78,7 @@
 //! upstream passes (`nv:opaque-*`) are unknown and dropped; Ofcmid's
 //! `simplifycfg<bonus-inst-threshold=8>` becomes 7 because LLVM 22 reads 8 and 9 as -8 and -7.
 //! How close the result is (every upstream pass of cicc's sequence present, in order; LCS
-//! similarity 0.89 to 0.96 per level, `python3 scripts/fidelity.py`): bench/RESULTS.md.
+//! similarity 0.89 to 1.00 per level, `python3 scripts/fidelity.py`): bench/RESULTS.md.
 //!
 //! Knobs (docs/KNOBS.md): one `nv-disable-<pass>` guard per upstream pass kind (after the
 //! NVVMPassOptions disable flags of seed 001; `opts[N]` in their help is the byte offset of the
@@ -95,7 +95,7 @@
 //! What it refuses: an element that is not a level fails with the valid levels
 //! (`nvopt<O4>`: "'O4' is not a level; valid levels are O0, O1, O2, O3, Ofcmax, Ofcmid,
 //! Ofcmin"); a bare `nvopt` asks for a level. A module without an NVPTX triple still runs
-//! every level, with the NVPTX-only passes (`nvptx-lower-args`, `generic-to-nvvm`,
+//! every level, with the NVPTX-only passes (`generic-to-nvvm`,
 //! `nvvm-reflect`, ...) skipped, since LLVM 22 registers them only for NVPTX; stderr says so
 //! once.
 mod exports;

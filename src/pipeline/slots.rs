@@ -112,9 +112,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "lower-struct-args",
         "nv:LowerStructArgs",
-        "nvptx-lower-args",
+        "nv-lower-struct-args",
         "!nv-disable-lower-args",
-        "upstream counterpart: lowers byval kernel parameters to the param space",
+        "nvopt's nv-lower-struct-args (src/lower_struct_args.rs): written by-value kernel parameters copied to a private alloca; the rest is left to llc's nvptx-lower-args (upstream's pass here would run twice, and its second run breaks the first's param-space loads)",
     ),
     nv(
         "lower-aggr-copies",
@@ -221,8 +221,7 @@ pub fn pass_guard(pass_text: &str) -> Option<&'static str> {
 }
 
 /// Passes that LLVM registers only when the NVPTX target is present.
-pub static NVPTX_ONLY: &[&str] =
-    &["nvvm-intr-range", "nvvm-reflect", "generic-to-nvvm", "nvptx-lower-args"];
+pub static NVPTX_ONLY: &[&str] = &["nvvm-intr-range", "nvvm-reflect", "generic-to-nvvm"];
 
 pub fn is_nvptx_only(pass_text: &str) -> bool {
     NVPTX_ONLY.contains(&pass_name(pass_text))

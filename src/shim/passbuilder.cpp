@@ -24,6 +24,7 @@ void nvopt_register_clang_pipeline(PassBuilder &PB); // clang_pipeline.cpp
 void nvopt_register_unroll_marks(PassBuilder &PB);  // unroll_marks.cpp
 void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
 void nvopt_register_array_alignment(PassBuilder &PB);     // array_alignment.cpp
+void nvopt_register_lower_struct_args(PassBuilder &PB);   // lower_struct_args.cpp
 
 namespace {
 
@@ -75,4 +76,5 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_unroll_marks(PB);
   nvopt_register_inline_advisor(PB);
   nvopt_register_array_alignment(PB);
+  nvopt_register_lower_struct_args(PB);
 }
