@@ -3,7 +3,8 @@
 # CI): every bench kernel that scripts/difftest_kernels/bench.spec gives a launch for is run, as
 # each column compiled it (upstream.ptx, nvopt.ptx, nvidia.ptx in the bench's work folder), on
 # the same random inputs through the CUDA driver API (libcuda through ctypes: no Python package
-# needed). Per kernel, seed and column it reports whether every buffer comes out byte-equal to
+# needed); by-value struct arguments get the bytes scripts/difftest_driver.c builds for the same
+# seed (struct_bytes) and reach cuLaunchKernel as a pointer to them. Per kernel, seed and column it reports whether every buffer comes out byte-equal to
 # upstream's, the largest float difference where not, and the kernel time (median of --reps
 # launches timed with CUDA events). nvopt must match upstream (same front end; issue 7); NVIDIA's
 # column is reported only (another front end and FMA contraction). Writes gpu.tsv and gpu.md into
@@ -42,11 +43,17 @@ class CudaError(Exception):
 # Inputs, parameters, comparison (no GPU needed: bench/test_gpu_run.py)
 
 def buffer_bytes(elem, count, mode, lo, hi, rng):
-    """A buffer as scripts/difftest_driver.c fills it: floats k/256 for k in [-2048, 2048)
-    (exact in every float type), integers in [lo, hi] or the ramp i*lo."""
+    """A buffer argument's random bytes, drawn as scripts/difftest_driver.c's dt_fill draws them
+    (not the same numbers: Python's generator seeded per kernel and seed): floats k/256 for k in
+    [-2048, 2048) (exact in every float type), or in [lo, hi) for a float fill `{LO..HI}` (mode
+    fr); integers in [lo, hi] or the ramp i*lo."""
     code = ELEM[elem]
     if code in "fd":
-        vals = [(rng.randrange(4096) - 2048) / 256.0 for _ in range(count)]
+        if mode == "fr":
+            span = max((int(hi) - int(lo)) * 256, 1)
+            vals = [(int(lo) * 256 + rng.randrange(span)) / 256.0 for _ in range(count)]
+        else:
+            vals = [(rng.randrange(4096) - 2048) / 256.0 for _ in range(count)]
     elif mode == "ramp":
         vals = [i * lo for i in range(count)]
     else:
@@ -62,26 +69,125 @@ def _wrap(v, bits, signed):
     return v - (1 << bits) if signed and v >> (bits - 1) else v
 
 
+# By-value struct arguments (`byval(FIELD,...)`, scripts/difftest.py class Spec): difftest's
+# Spec.instance lays the struct out (struct_layout) and describes it in the driver's argument
+# form `v:SIZE:OFF:e|p:TYPE:COUNT:MODE:A:B/...`; struct_bytes reads that text and fills the
+# bytes as scripts/difftest_driver.c's dt_struct and dt_fill do, with the same splitmix64
+# generator and seeds, so a struct (and the buffers its pointer fields point to) holds the same
+# bytes on the GPU as in difftest's host run of the same seed.
+M64 = (1 << 64) - 1
+
+
+def _strtoll(text):
+    """C's strtoll(text, 0, 10) for the driver's number fields (0 where no digits lead)."""
+    m = re.match(r"\s*([+-]?\d+)", str(text))
+    return max(-(1 << 63), min(int(m.group(1)), (1 << 63) - 1)) if m else 0  # strtoll saturates
+
+
+def driver_seed(seed, param, field):
+    """dt_struct's generator state for field `field` of the struct at parameter `param`."""
+    return (seed * 1000003 + param * 7919 + (field + 1) * 104729 + 1) & M64
+
+
+def driver_fill(elem, count, mode, a, b, state):
+    """(bytes, state after): scripts/difftest_driver.c's dt_fill of `count` elements from the
+    splitmix64 state `state` (dt_rng; dt_next advances it, then mixes). Modes: c = the constant A
+    (strtod for floats, else strtoll truncated to the element), fr = floats k/256 for k in
+    [A*256, B*256), r = floats k/256 for k in [-2048, 2048) or integers in [A, B], ramp = i*A
+    (integers only; floats take r)."""
+    code = ELEM[elem]
+    ia, ib = _strtoll(a), _strtoll(b)
+    vals = []
+    for i in range(count):
+        if mode == "c":
+            vals.append(float(a) if code in "fd" else ia)
+            continue
+        if code in "fd" or mode != "ramp":
+            state = (state + 0x9E3779B97F4A7C15) & M64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+            z ^= z >> 31
+        if code in "fd":
+            if mode == "fr":
+                span = (ib - ia) * 256
+                k = ia * 256 + z % (span if span > 0 else 1)
+            else:
+                k = z % 4096 - 2048
+            vals.append(k / 256.0)  # (float)k / 256.0f: k is exact, /256 scales exactly
+        elif mode == "ramp":
+            vals.append(i * ia)
+        else:
+            vals.append(ia + z % ((ib - ia + 1) & M64))
+    if code not in "fd":
+        bits = struct.calcsize(code) * 8
+        vals = [_wrap(v, bits, code.islower()) for v in vals]
+    return struct.pack(f"<{count}{code}", *vals), state
+
+
+def struct_bytes(param, seed, text):
+    """(the struct's bytes, [(offset, elem, bytes of the buffer)] for its pointer fields) of a
+    by-value struct argument at parameter index `param` (its place among all the kernel's
+    arguments, as the driver counts), from Spec.instance's `v:SIZE:FIELD/...` text. The pointer
+    slots hold zeros here; Cuda.run writes the device addresses into them."""
+    _, size, fields = text.split(":", 2)
+    size = int(size)
+    data, ptrs = bytearray(size), []
+    for f, rec in enumerate(fields.split("/") if fields else []):
+        off, kind, elem, count, mode, a, b = rec.split(":")
+        off, count = int(off), int(count)
+        raw, _ = driver_fill(elem, count, mode, a, b, driver_seed(seed, param, f))
+        if kind == "p":
+            ptrs.append((off, elem, raw))
+        elif off + len(raw) > size:
+            raise CudaError(f"struct field {f} past the struct's {size} bytes")
+        else:
+            data[off:off + len(raw)] = raw
+    return bytes(data), ptrs
+
+
 def launch_inputs(spec, seed):
-    """(grid, block, [("buf", elem, bytes) | ("scalar", value)]) for one seed of a spec."""
+    """(grid, block, args) for one seed of a spec; args are ("buf", elem, bytes),
+    ("scalar", value) and ("byval", struct bytes, [(offset, elem, bytes)] of its pointer
+    fields: see struct_bytes)."""
     grid, block, params, _ = spec.instance(seed)
     rng = random.Random(f"gpu:{spec.kernel}:{seed}")
     args = []
-    for p in params:
+    for i, p in enumerate(params):
         if p[0] == "buf":
             _, elem, count, mode, lo, hi = p[1].split(":")
-            args.append(("buf", elem, buffer_bytes(elem, int(count), mode, int(lo), int(hi), rng)))
+            args.append(("buf", elem, buffer_bytes(elem, int(count), mode, _strtoll(lo), _strtoll(hi), rng)))
+        elif p[0] == "byval":
+            args.append(("byval", *struct_bytes(i, seed, p[1])))
         else:
             args.append(("scalar", difftest.ev(p[1], p[2])))
     return grid, block, args
 
 
+def output_elems(args):
+    """The element type of each buffer Cuda.run reads back, in its order: the buffer arguments
+    and the buffers of struct pointer fields, in argument and field order (the driver's)."""
+    out = []
+    for a in args:
+        if a[0] == "buf":
+            out.append(a[1])
+        elif a[0] == "byval":
+            out += [elem for _, elem, _ in a[2]]
+    return out
+
+
 def ptx_params(ptx, kernel):
-    """The PTX parameter types of `.entry kernel` (e.g. ["u32", "f32", "u64"]), None if absent."""
+    """The PTX parameter types of `.entry kernel` (e.g. ["u32", "f32", "u64"]; a by-value struct
+    `.param .align 4 .b8 k_param_0[36]` as "b8[36]"), None if absent."""
     m = re.search(r"\.entry\s+" + re.escape(kernel) + r"\s*\((.*?)\)", ptx, re.S)
     if not m:
         return None
-    return re.findall(r"\.param\s+\.(\w+)", m.group(1))
+    out = []
+    for decl in m.group(1).split(","):
+        t = re.search(r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)", decl)
+        if t:
+            arr = re.search(r"\[(\d+)\]\s*$", decl.strip())
+            out.append(f"{t.group(1)}[{arr.group(1)}]" if arr else t.group(1))
+    return out
 
 
 def pack_scalar(value, ptype):
@@ -94,6 +200,18 @@ def pack_scalar(value, ptype):
     if isinstance(value, float):
         raise CudaError(f"float {value} for an integer parameter .{ptype}")
     return struct.pack("<" + code, _wrap(int(value), struct.calcsize(code) * 8, code.islower()))
+
+
+def pack_struct(data, ptrs, addrs, ptype):
+    """A by-value struct argument's bytes for a PTX byte-array parameter (`b8[N]`, N its size):
+    `data` with the device address addrs[k] stored at pointer field k's offset."""
+    m = re.fullmatch(r"([busf])(\d+)\[(\d+)\]", ptype)
+    if not m or int(m.group(2)) // 8 * int(m.group(3)) != len(data):
+        raise CudaError(f"a {len(data)}-byte struct for parameter .{ptype}")
+    out = bytearray(data)
+    for (off, _, _), addr in zip(ptrs, addrs):
+        out[off:off + 8] = struct.pack("<Q", addr)
+    return bytes(out)
 
 
 def difference(elem, ref, got):
@@ -152,19 +270,30 @@ class Cuda:
 
     def run(self, fn, grid, block, args, ptypes, reps):
         """Copies the buffers in, launches once (the result) and `reps` times more (timed), and
-        returns (the buffers' bytes after the first launch, [ms per timed launch])."""
+        returns (the bytes of the buffers after the first launch, in output_elems' order,
+        [ms per timed launch]). A by-value struct goes into kernelParams as a pointer to its
+        bytes (cuLaunchKernel copies each parameter's size from there, a struct's size being its
+        .b8 array's), the device addresses of the buffers its pointer fields get written in."""
         if len(ptypes) != len(args):
             raise CudaError(f"{len(args)} spec arguments for {len(ptypes)} PTX parameters")
-        ptrs, holders = [], []
+        ptrs, holders, outs_at = [], [], []
+
+        def device_copy(data):
+            p = ctypes.c_uint64()
+            self.call("cuMemAlloc_v2", ctypes.byref(p), ctypes.c_size_t(max(len(data), 1)))
+            ptrs.append(p)
+            self.call("cuMemcpyHtoD_v2", p, data, ctypes.c_size_t(len(data)))
+            outs_at.append((p, len(data)))
+            return p.value
+
         try:
             for (kind, *rest), ptype in zip(args, ptypes):
                 if kind == "buf":
-                    data = rest[1]
-                    p = ctypes.c_uint64()
-                    self.call("cuMemAlloc_v2", ctypes.byref(p), ctypes.c_size_t(max(len(data), 1)))
-                    ptrs.append(p)
-                    self.call("cuMemcpyHtoD_v2", p, data, ctypes.c_size_t(len(data)))
-                    holders.append(ctypes.c_uint64(p.value))
+                    holders.append(ctypes.c_uint64(device_copy(rest[1])))
+                elif kind == "byval":
+                    data, fields = rest
+                    addrs = [device_copy(raw) for _, _, raw in fields]
+                    holders.append(ctypes.create_string_buffer(pack_struct(data, fields, addrs, ptype)))
                 else:
                     holders.append(ctypes.create_string_buffer(pack_scalar(rest[0], ptype)))
             params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.byref(h), ctypes.c_void_p) for h in holders])
@@ -174,13 +303,11 @@ class Cuda:
                           ctypes.c_uint(0), ctypes.c_void_p(), params, ctypes.c_void_p())
             launch()
             self.call("cuCtxSynchronize")
-            outs, i = [], 0
-            for kind, *rest in args:
-                if kind == "buf":
-                    data = ctypes.create_string_buffer(len(rest[1]))
-                    self.call("cuMemcpyDtoH_v2", data, ptrs[i], ctypes.c_size_t(len(rest[1])))
-                    outs.append(data.raw)
-                    i += 1
+            outs = []
+            for p, size in outs_at:
+                data = ctypes.create_string_buffer(size)
+                self.call("cuMemcpyDtoH_v2", data, p, ctypes.c_size_t(size))
+                outs.append(data.raw[:size])
             return outs, [self.timed(launch) for _ in range(reps)]
         finally:
             for p in ptrs:
@@ -267,7 +394,7 @@ def run_all(cuda, work, seeds, reps, load):
                     if ref is None:
                         ref = outs
                     else:
-                        diffs = [difference(a[1], r, o) for a, r, o in zip([a for a in args if a[0] == "buf"], ref, outs)]
+                        diffs = [difference(e, r, o) for e, r, o in zip(output_elems(args), ref, outs)]
                         diffs = [d for d in diffs if d is not None]
                         row["diff"] = "equal" if not diffs else f"{max(diffs):g}"
                 except CudaError as e:
