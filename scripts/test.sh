@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the house checks (cargo fmt --check, scripts/check_shim.py), cargo's unit
-# tests (logic without LLVM) and the lit/FileCheck plugin tests
-# (plugin-tests/). Installs what it needs: LLVM 22 (scripts/build.sh) and, best effort,
-# NVIDIA's ptxas/cicc wheels (scripts/nvidia-tools.sh); without them the tests that need them
-# report UNSUPPORTED.
+# tests (logic without LLVM), the lit/FileCheck plugin tests (plugin-tests/) and the PTX
+# checker over every PTX file those tests wrote. Installs what it needs: LLVM 22
+# (scripts/build.sh) and, best effort, NVIDIA's ptxas/cicc wheels (scripts/nvidia-tools.sh);
+# without them the tests that need them report UNSUPPORTED.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -19,4 +19,7 @@ cargo fmt --check >/dev/null 2>&1 || { echo "test: cargo fmt --check failed: run
 python3 scripts/check_shim.py || status=1
 cargo test --release 2>&1 || status=1
 /usr/lib/llvm-22/bin/lit -sv plugin-tests || status=1
+# Every PTX file the lit tests wrote (nvopt's, upstream's and nvcc's) goes through the PTX
+# address-space checker (scripts/ptx_check.py); a finding fails the run.
+python3 scripts/ptx_check.py --quiet build/lit || status=1
 exit $status
