@@ -19,6 +19,13 @@ has ptx_check findings (in any function); 2 on a usage error.
 
 usage: scripts/realcode_check.py DIR [--arch sm_90] [--level O3] [--compilers upstream,nvopt,nvcc]
        [--cuda-path DIR|none] [-I DIR] [-D M[=V]] [--jobs N] [--tsv FILE] [--keep DIR]
+       [--knob NAME=V]...
+
+--knob NAME=V (repeatable) reaches the nvopt column only (nvopt-cc --knob). For other tools
+(scripts/corpus_eval.py imports this module) the steps are also functions: compile_cmd (the
+command of one compiler), analyze_ptx (ptxas, nvdisasm and PTX facts of one PTX file) and
+sass_counts (SASS instructions per function, NOPs left out; assemble adds it to each
+function's figures as `sass`, which this script's own report does not print).
 """
 import argparse
 import concurrent.futures
@@ -156,21 +163,32 @@ def level_flags(level, compiler):
     return ["-Ofc=" + level[3:]] if level.startswith("Ofc") else ["-" + level]
 
 
+def compile_cmd(compiler, src, ptx, args, nv_bin, extra=()):
+    """The command compiling `src` (.cu; .ll/.bc for the LLVM columns) to `ptx`: nvcc -ptx, or
+    nvopt-cc (--upstream for upstream) with `extra` before the input. args: arch, level,
+    include, define, cuda_path."""
+    pp = [f"-I{d}" for d in args.include] + [f"-D{d}" for d in args.define]
+    if compiler == "nvcc":
+        return [tool(nv_bin, "nvcc"), "-ptx", f"-arch={args.arch}",
+                *level_flags(args.level, "nvcc"), f"-I{os.path.join(ROOT, 'include')}", *pp,
+                src, "-o", ptx]
+    cmd = [DRIVER, "--no-ptxas", f"-arch={args.arch}", *level_flags(args.level, compiler),
+           *pp, *extra, src, "-o", ptx]
+    if compiler == "upstream":
+        cmd.insert(1, "--upstream")
+    if args.cuda_path:
+        cmd.insert(1, f"--cuda-path={args.cuda_path}")
+    return cmd
+
+
 def compile_one(compiler, cu, out_dir, args, nv_bin):
     """Compiles one file; returns (ptx path or None, error text or None)."""
     stem = os.path.splitext(os.path.relpath(cu, args.dir))[0].replace(os.sep, "__")
     ptx = os.path.join(out_dir, f"{stem}.{compiler}.ptx")
-    pp = [f"-I{d}" for d in args.include] + [f"-D{d}" for d in args.define]
-    if compiler == "nvcc":
-        cmd = [tool(nv_bin, "nvcc"), "-ptx", f"-arch={args.arch}", *level_flags(args.level, "nvcc"),
-               f"-I{os.path.join(ROOT, 'include')}", *pp, cu, "-o", ptx]
-    else:
-        cmd = [DRIVER, "--no-ptxas", f"-arch={args.arch}", *level_flags(args.level, compiler),
-               *pp, cu, "-o", ptx]
-        if compiler == "upstream":
-            cmd.insert(1, "--upstream")
-        if args.cuda_path:
-            cmd.insert(1, f"--cuda-path={args.cuda_path}")
+    extra = []
+    if compiler == "nvopt":
+        extra = [a for k in getattr(args, "knob", None) or [] for a in ("--knob", k)]
+    cmd = compile_cmd(compiler, cu, ptx, args, nv_bin, extra)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         return None, failure_summary((proc.stderr or proc.stdout).strip().splitlines(),
@@ -199,6 +217,24 @@ def sass_live(listing):
         if m and current:
             live[current] = max(live[current], int(m.group(1)))
     return live
+
+
+SASS_INSN = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
+
+
+def sass_counts(listing):
+    """{function: SASS instructions (NOPs left out)} from an nvdisasm listing of a cubin."""
+    counts, current = {}, None
+    for line in listing.splitlines():
+        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
+        if m:
+            current = m.group(1)
+            counts[current] = 0
+            continue
+        m = SASS_INSN.match(line)
+        if m and current and m.group(1) != "NOP":
+            counts[current] += 1
+    return counts
 
 
 def warps_per_sm(regs, arch):
@@ -230,6 +266,9 @@ def assemble(ptx, arch, nv_bin):
         for name, n in sass_live(listing).items():
             if name in figs:
                 figs[name]["live"] = n
+        for name, n in sass_counts(listing).items():
+            if name in figs:
+                figs[name]["sass"] = n
     os.unlink(cubin)
     for f in figs.values():
         warps = warps_per_sm(f.get("regs"), arch)
@@ -238,13 +277,12 @@ def assemble(ptx, arch, nv_bin):
     return figs
 
 
-def measure(compiler, cu, out_dir, args, nv_bin):
-    ptx, error = compile_one(compiler, cu, out_dir, args, nv_bin)
-    if error:
-        return {"error": error}
+def analyze_ptx(ptx, arch, nv_bin):
+    """One PTX file's facts: {"kernels": {name: figures}, "funcs": (.func count, generic ld/st
+    in them), "ptxcheck": [Finding]}; ptxas and nvdisasm figures when they are installed."""
     text = open(ptx).read()
     funcs = ptx_functions(text)
-    figs = assemble(ptx, args.arch, nv_bin)
+    figs = assemble(ptx, arch, nv_bin)
     findings = ptx_check.check_text(text, os.path.basename(ptx))
     kernels = {name: {**ptx_facts(body), "ptxcheck": sum(1 for f in findings if f.function == name),
                       **figs.get(name, {})}
@@ -252,6 +290,13 @@ def measure(compiler, cu, out_dir, args, nv_bin):
     helpers = [body for is_entry, body in funcs.values() if not is_entry]
     generic = sum(ptx_facts(body)["generic_ldst"] for body in helpers)
     return {"kernels": kernels, "funcs": (len(helpers), generic), "ptxcheck": findings}
+
+
+def measure(compiler, cu, out_dir, args, nv_bin):
+    ptx, error = compile_one(compiler, cu, out_dir, args, nv_bin)
+    if error:
+        return {"error": error}
+    return analyze_ptx(ptx, args.arch, nv_bin)
 
 
 # ---------------------------------------------------------------- report
@@ -374,6 +419,8 @@ def main(argv):
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--tsv", help="also write the per-kernel table here")
     p.add_argument("--keep", help="write the PTX here (default: a temp dir, removed)")
+    p.add_argument("--knob", action="append", default=[], metavar="NAME=V",
+                   help="a plugin knob for the nvopt column (nvopt-cc --knob; repeatable)")
     args = p.parse_args(argv)
     compilers = [c for c in args.compilers.split(",") if c]
     bad = [c for c in compilers if c not in COMPILERS]
