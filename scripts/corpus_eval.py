@@ -101,8 +101,6 @@ CHANGED_SHOWN = 40  # changed kernels of a --variant listed in summary.md (all i
 ABLATIONS = [
     ("nv-local-array-unroll", "nv-disable-local-array-unroll=1",
      "full unrolling that lets SROA promote private arrays (O2/O3)"),
-    ("nv-local-array-unroll-reg-budget", "nv-local-array-unroll-reg-budget=-1",
-     "nv-local-array-unroll's register check (promotion within the kernel's budget)"),
     ("nv-const-pointers", "nv-disable-const-pointers=1",
      "pointers loaded from __constant__ memory marked global (MemorySpaceOpt's slot)"),
     ("sink-as-Sinking2", "nv-disable-sink=1", "upstream sink in cicc's Sinking2 slots"),

@@ -179,6 +179,7 @@ knob_table! {
     nv_disable_sink: flag("nv-disable-sink", false, "Skip the sink slots (cicc's Sinking2, opts[2440])", "sink"),
     nv_disable_propagate_alignment: flag("nv-disable-propagate-alignment", false, "Skip the propagate-alignment slots (infer-alignment)", "infer-alignment in nv:propagate-alignment slots"),
     nv_disable_lower_args: flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nv-lower-struct-args)", "nv-lower-struct-args"),
+    nv_disable_const_pointers: flag("nv-disable-const-pointers", false, "Skip nv-const-pointers (pointers loaded from __constant__ memory marked global before the MemorySpaceOpt slot's infer-address-spaces)", "nv-const-pointers"),
     nv_disable_speculative_execution: flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
     nv_disable_verify: flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
     // --- nv-inline-advisor: cicc 13.5's inline thresholds (src/inline_policy) ---

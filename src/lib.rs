@@ -9,6 +9,7 @@ mod boundary;
 pub mod clang_pipeline;
 pub mod coalesce;
 pub mod codegen;
+pub mod const_pointers;
 pub mod cssa;
 pub mod dbe;
 pub mod ext_reuse;

@@ -230,66 +230,6 @@ fn walk(arg: LLVMValueRef) -> (ArgUses, Vec<LLVMValueRef>) {
     (found, loads)
 }
 
-/// Whether a value is a generic pointer, or an integer whose every user is an `inttoptr` (the
-/// two kinds of values llc's pass marks as global).
-///
-/// # Safety
-/// `v` is a live value.
-unsafe fn global_candidates(v: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let ty = LLVMTypeOf(v);
-    match LLVMGetTypeKind(ty) {
-        LLVMTypeKind::LLVMPointerTypeKind if LLVMGetPointerAddressSpace(ty) == 0 => vec![v],
-        LLVMTypeKind::LLVMIntegerTypeKind => {
-            let users: Vec<_> = ir::users(v).collect();
-            if !users.is_empty() && users.iter().all(|&u| ir::is(u, LLVMOpcode::LLVMIntToPtr)) {
-                users
-                    .into_iter()
-                    .filter(|&u| LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == 0)
-                    .collect()
-            } else {
-                Vec::new()
-            }
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// Marks a generic pointer as pointing to global memory: `%g = addrspacecast ptr %p to ptr
-/// addrspace(1)` and `%p.gen = addrspacecast ptr addrspace(1) %g to ptr` right after its
-/// definition (at the entry for an argument), every other use of `%p` then reading `%p.gen`.
-/// Whether it did (a pointer already marked so is left alone).
-///
-/// # Safety
-/// `p` is a live generic pointer of function `f`; `b` a builder of its context.
-unsafe fn mark_global(f: LLVMValueRef, b: LLVMBuilderRef, p: LLVMValueRef) -> bool {
-    let users: Vec<_> = ir::users(p).collect();
-    let global_cast = |u: LLVMValueRef| {
-        ir::is(u, LLVMOpcode::LLVMAddrSpaceCast)
-            && LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == addrspace::GLOBAL
-    };
-    if users.is_empty() || users.iter().all(|&u| global_cast(u)) {
-        return false;
-    }
-    let at = if LLVMIsAArgument(p).is_null() {
-        ir::insertion_point_after_def(p).map(|(at, _)| at)
-    } else {
-        ir::first_insertion_point(LLVMGetEntryBasicBlock(f))
-    };
-    let Some(at) = at else { return false };
-    LLVMPositionBuilderBefore(b, at);
-    let ctx = LLVMGetTypeContext(LLVMTypeOf(p));
-    let global = LLVMBuildAddrSpaceCast(
-        b,
-        p,
-        LLVMPointerTypeInContext(ctx, addrspace::GLOBAL),
-        c"".as_ptr(),
-    );
-    let generic = LLVMBuildAddrSpaceCast(b, global, LLVMTypeOf(p), c"".as_ptr());
-    LLVMReplaceAllUsesWith(p, generic);
-    LLVMSetOperand(global, 0, p);
-    true
-}
-
 /// The attribute index of parameter `k`.
 fn param_index(k: u32) -> u32 {
     k + 1
@@ -373,16 +313,16 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> bool {
                 Some((ty, align)) => {
                     let (uses, loads) = walk(arg);
                     for ld in loads {
-                        for p in global_candidates(ld) {
-                            marked += u64::from(mark_global(f, b, p));
+                        for p in ir::generic_pointers_of(ld) {
+                            marked += u64::from(ir::mark_global(f, b, p));
                         }
                     }
                     plan.push((k, arg, ty, align, uses));
                 }
                 None => {
                     if LLVMGetTypeKind(LLVMTypeOf(arg)) == LLVMTypeKind::LLVMIntegerTypeKind {
-                        for p in global_candidates(arg) {
-                            marked += u64::from(mark_global(f, b, p));
+                        for p in ir::generic_pointers_of(arg) {
+                            marked += u64::from(ir::mark_global(f, b, p));
                         }
                     }
                 }

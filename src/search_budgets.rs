@@ -28,6 +28,10 @@ pub const TEXTURE_GUARD_MAX_DEPTH: u32 = 32;
 /// a value a loop carries to decide whether ptxas can recompute it from kernel parameters and
 /// special registers; a deeper value counts as one it cannot (it stays in the carried count).
 pub const PRESSURE_GUARD_MAX_DEPTH: u32 = 16;
+/// nv-const-pointers (Rust, src/const_pointers.rs): getelementptr, bitcast and addrspacecast
+/// steps walked back from a load's address to find a constant-space variable; a longer chain
+/// counts as one that does not end there (the loaded pointer stays generic).
+pub const CONST_POINTER_CHAIN_MAX_DEPTH: u32 = 16;
 /// Special-register SCEV terms: nodes of one expression encoded for Rust; the rest of a larger
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;

@@ -19,7 +19,7 @@ use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
-use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMValueRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
 /// The function a C++ wrapper passed as a raw handle.
@@ -266,4 +266,65 @@ pub fn uses(v: LLVMValueRef) -> impl Iterator<Item = (LLVMValueRef, u32)> {
         let n = LLVMGetNumOperands(user) as u32;
         (user, (0..n).find(|&i| LLVMGetOperandUse(user, i as _) == u).expect("a use is an operand"))
     })
+}
+
+/// Marks a generic pointer as pointing to global memory: `%g = addrspacecast ptr %p to ptr
+/// addrspace(1)` and `%p.gen = addrspacecast ptr addrspace(1) %g to ptr` right after its
+/// definition (at the entry for an argument), every other use of `%p` then reading `%p.gen`.
+/// Whether it did (a pointer already marked so is left alone).
+///
+/// # Safety
+/// `p` is a live generic pointer of function `f`; `b` a builder of its context.
+pub unsafe fn mark_global(f: LLVMValueRef, b: LLVMBuilderRef, p: LLVMValueRef) -> bool {
+    let users: Vec<_> = users(p).collect();
+    let global_cast = |u: LLVMValueRef| {
+        is(u, LLVMOpcode::LLVMAddrSpaceCast)
+            && LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == crate::gpu::addrspace::GLOBAL
+    };
+    if users.is_empty() || users.iter().all(|&u| global_cast(u)) {
+        return false;
+    }
+    let at = if LLVMIsAArgument(p).is_null() {
+        insertion_point_after_def(p).map(|(at, _)| at)
+    } else {
+        first_insertion_point(LLVMGetEntryBasicBlock(f))
+    };
+    let Some(at) = at else { return false };
+    LLVMPositionBuilderBefore(b, at);
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(p));
+    let global = LLVMBuildAddrSpaceCast(
+        b,
+        p,
+        LLVMPointerTypeInContext(ctx, crate::gpu::addrspace::GLOBAL),
+        c"".as_ptr(),
+    );
+    let generic = LLVMBuildAddrSpaceCast(b, global, LLVMTypeOf(p), c"".as_ptr());
+    LLVMReplaceAllUsesWith(p, generic);
+    LLVMSetOperand(global, 0, p);
+    true
+}
+
+/// The generic pointers a loaded or passed value stands for: the value itself when it is a
+/// generic pointer, the `inttoptr`s of an integer whose every user is one (the two kinds of
+/// values llc's `nvptx-lower-args` marks as global), else none.
+///
+/// # Safety
+/// `v` is a live value.
+pub unsafe fn generic_pointers_of(v: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let ty = LLVMTypeOf(v);
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMPointerTypeKind if LLVMGetPointerAddressSpace(ty) == 0 => vec![v],
+        LLVMTypeKind::LLVMIntegerTypeKind => {
+            let users: Vec<_> = users(v).collect();
+            if !users.is_empty() && users.iter().all(|&u| is(u, LLVMOpcode::LLVMIntToPtr)) {
+                users
+                    .into_iter()
+                    .filter(|&u| LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == 0)
+                    .collect()
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    }
 }

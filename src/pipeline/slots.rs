@@ -82,9 +82,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "memory-space-opt",
         "nv:MemorySpaceOpt",
-        "infer-address-spaces",
+        "nv-const-pointers,infer-address-spaces",
         "memory-space-opt",
-        "upstream counterpart: infers the address space of generic pointers",
+        "nvopt's nv-const-pointers (src/const_pointers.rs: pointers loaded from __constant__ memory are global; off with -nv-disable-const-pointers), then upstream's infer-address-spaces, which infers the address space of generic pointers",
     ),
     nv("unknown-c0b98e", "nv:opaque-c0b98e (unknown)", "", "", "identity unknown"),
     nv("branch-dist", "nv:opaque-03d7cd (branch-dist)", "", "", "no upstream equivalent"),
