@@ -929,7 +929,11 @@ def main(argv):
                 if c in files[fi] and "error" in (files[fi][c] or {})]
     if failures:
         md += [f"failures: {len(failures)}", ""]
-        md += [f"- {fi[0]}/{fi[1]} [{labels[c]}]: " + e.replace("\n", " | ")[:300]
+        # Paths under a corpus root are shown relative to it, so the text kept does not
+        # depend on where the corpus lives.
+        roots = {c.name: c.root.rstrip(os.sep) + os.sep for c in corpora}
+        md += [f"- {fi[0]}/{fi[1]} [{labels[c]}]: "
+               + e.replace(roots.get(fi[0], "\0"), "").replace("\n", " | ")[:300]
                for fi, c, e in failures]
     findings = [(fi, c, x) for fi in fid for c in all_cols
                 for x in (files[fi].get(c) or {}).get("findings", [])]
