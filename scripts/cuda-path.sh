@@ -6,9 +6,13 @@
 #             (nvidia-cuda-cccl; nvcc and nvopt-cc add it with -isystem), curand_*.h
 #             (nvidia-curand: clang's CUDA runtime wrapper includes curand_mtgp32_kernel.h)
 #   nvvm/libdevice/libdevice.10.bc  (nvidia-nvvm; clang links it for math functions)
-#   bin/      ptxas, fatbinary, nvlink (nvidia-cuda-nvcc; a device-only compile only needs the
-#             folder to exist, a whole clang CUDA compile runs ptxas and fatbinary from it)
-#   lib64/    libcudart (nvidia-cuda-runtime; clang links -lcudart from here)
+#   bin/      ptxas, fatbinary, nvlink, nvcc + nvcc.profile, ... (nvidia-cuda-nvcc; a device-only
+#             compile only needs the folder to exist, a whole clang CUDA compile runs ptxas and
+#             fatbinary from it; CMake's CUDAToolkit_ROOT needs bin/nvcc, which then reports
+#             this folder as its TOP)
+#   nvvm/bin  cicc (nvidia-nvvm; NVIDIA's nvcc run from this layout needs it)
+#   lib64/    libcudart.so (+ .so.13, _static.a; nvidia-cuda-runtime; clang and nvopt-cc link
+#             -lcudart from here), lib -> lib64 (where nvcc.profile looks)
 # clang's version check reads include/cuda.h (CUDA 13.x: clang-22 warns that it is newer than
 # it knows, -Wunknown-cuda-version, and treats it as its newest).
 # The cu13 wheels install into one folder, site-packages/nvidia/cu13, so the layout is a set of
@@ -47,14 +51,27 @@ if [ -n "$missing" ]; then
   exit 1
 fi
 
+shopt -s nullglob
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/bin" "$out.tmp/nvvm"
 ln -s "$cu/include" "$out.tmp/include"
 ln -s "$cu/nvvm/libdevice" "$out.tmp/nvvm/libdevice"
-for tool in ptxas fatbinary nvlink; do
-  if [ -x "$cu/bin/$tool" ]; then ln -s "$cu/bin/$tool" "$out.tmp/bin/$tool"; fi
+[ -d "$cu/nvvm/bin" ] && ln -s "$cu/nvvm/bin" "$out.tmp/nvvm/bin"
+# Every tool of the wheels, nvcc and its nvcc.profile included: nvcc run from here takes this
+# folder as its TOP, which is how CMake finds a toolkit (CUDAToolkit_ROOT needs bin/nvcc).
+for tool in "$cu"/bin/*; do
+  ln -s "$tool" "$out.tmp/bin/$(basename "$tool")"
 done
-[ -d "$cu/lib" ] && ln -s "$cu/lib" "$out.tmp/lib64"
+if [ -d "$cu/lib" ]; then
+  mkdir "$out.tmp/lib64"
+  for f in "$cu"/lib/*; do
+    ln -s "$f" "$out.tmp/lib64/$(basename "$f")"
+  done
+  # The unversioned name `-lcudart` needs (the wheel ships only libcudart.so.13).
+  so="$(cd "$cu/lib" && ls libcudart.so.* 2>/dev/null | head -1 || true)"
+  [ -z "$so" ] || [ -e "$out.tmp/lib64/libcudart.so" ] || ln -s "$so" "$out.tmp/lib64/libcudart.so"
+  ln -s lib64 "$out.tmp/lib"
+fi
 rm -rf "$out"
 mv "$out.tmp" "$out"
 echo "$out"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs NVIDIA's reference tools (nvcc, ptxas, cicc, cuobjdump, nvdisasm) from their PyPI
-# wheels into build/nvidia-venv (evaluation.md, "Installing the NVIDIA reference tools") and
-# prints `export` lines for NVOPT_NVIDIA_BIN (nvcc, ptxas, cuobjdump, nvdisasm),
+# wheels, and CMake and ninja (best effort), into build/nvidia-venv (evaluation.md, "Installing
+# the NVIDIA reference tools") and prints `export` lines for NVOPT_NVIDIA_BIN (nvcc, ptxas,
+# cuobjdump, nvdisasm),
 # NVOPT_NVVM_BIN (cicc) and NVOPT_NVIDIA_INCLUDE. Test and bench tool only: nothing in the
 # plugin depends on it. Exits 1 (with the reason on stderr) when the wheels cannot be had.
 set -euo pipefail
@@ -22,6 +23,12 @@ if [ -z "$(find_cu)" ] || [ ! -x "$(find_cu)/bin/ptxas" ] ||
   python3 -m venv "$venv" >&2 || { echo "nvidia-tools: python3 -m venv failed" >&2; exit 1; }
   # shellcheck disable=SC2086
   "$venv/bin/pip" install -q $wheels >&2 || { echo "nvidia-tools: pip install failed" >&2; exit 1; }
+fi
+# CMake and ninja from PyPI into the same venv, best effort (plugin-tests/cmake builds a CMake
+# CUDA project with them; without them that test is UNSUPPORTED).
+if [ ! -x "$venv/bin/cmake" ] || [ ! -x "$venv/bin/ninja" ]; then
+  "$venv/bin/pip" install -q cmake ninja >&2 ||
+    echo "nvidia-tools: pip install cmake ninja failed (CMake tests will be UNSUPPORTED)" >&2
 fi
 cu="$(find_cu)"
 [ -x "$cu/bin/ptxas" ] || { echo "nvidia-tools: ptxas not found under $cu" >&2; exit 1; }
