@@ -20,6 +20,7 @@ extern "C" {
     fn nvopt_loop_parent(l: *const c_void) -> *const c_void;
     fn nvopt_loop_constant_trip_count(se: *mut c_void, l: *const c_void) -> u32;
     fn nvopt_loop_constant_max_trip_count(se: *mut c_void, l: *const c_void) -> u32;
+    fn nvopt_loop_unroller_trip_count(se: *mut c_void, l: *const c_void) -> u32;
     fn nvopt_loop_exit_condition(l: *const c_void) -> LLVMValueRef;
     fn nvopt_loop_has_property(l: *const c_void, name: *const std::ffi::c_char) -> bool;
     fn nvopt_loop_add_property(l: *const c_void, name: *const std::ffi::c_char);
@@ -83,6 +84,18 @@ impl Loop {
     /// `se` is the live `llvm::ScalarEvolution*` of this loop's function.
     pub unsafe fn constant_trip_count(self, se: *mut c_void) -> Option<u32> {
         let n = nvopt_loop_constant_trip_count(se, self.0);
+        (n != 0).then_some(n)
+    }
+
+    /// The trip count LLVM's loop unroller unrolls a loop by (`tryToUnrollLoop`): the smallest
+    /// constant exact trip count of any exiting block, `None` when none has one. For a loop with
+    /// one exit it is [`Loop::constant_trip_count`]; for `for (j < 8) { if (c) break; ... }` it
+    /// is 8, the other exit staying a branch in every unrolled copy.
+    ///
+    /// # Safety
+    /// As for [`Loop::constant_trip_count`].
+    pub unsafe fn unroller_trip_count(self, se: *mut c_void) -> Option<u32> {
+        let n = nvopt_loop_unroller_trip_count(se, self.0);
         (n != 0).then_some(n)
     }
 

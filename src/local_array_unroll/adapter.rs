@@ -68,7 +68,7 @@ impl Reader {
                 .iter()
                 .map(|l| LoopFacts {
                     parent: l.parent().map(|p| index[&p]),
-                    trip_count: l.constant_trip_count(se).map(u64::from),
+                    trip_count: l.unroller_trip_count(se).map(u64::from),
                     bounded_by: None,
                     own_size: 0,
                     user_pragma: l.has_property(UNROLL_DISABLE) || l.has_property(UNROLL_COUNT),

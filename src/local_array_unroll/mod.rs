@@ -29,7 +29,9 @@
 //!    PHIs of those loops only (through integer arithmetic, casts, compares, selects, GEPs and
 //!    intrinsics without memory effects such as `llvm.bitreverse`); the loops must contain the
 //!    access, carry no user pragma (`llvm.loop.unroll.disable` or `.count`), and have a trip
-//!    count ScalarEvolution computes as a constant, or one that becomes constant once outer
+//!    count ScalarEvolution computes as a constant (as LLVM's unroller counts it: the smallest
+//!    exact count of any exit, so `for (j < 8) { if (c0 + j > r0 + i) break; ... }` counts 8
+//!    and each unrolled copy keeps its `break` as a branch), or one that becomes constant once outer
 //!    loops of the set are unrolled (the exit condition needs only them, and ScalarEvolution
 //!    bounds the trip count by a constant, which the size estimate uses: `for (j < i)` in
 //!    `for (i < 8)`);
@@ -107,7 +109,8 @@ pub const PASS: &str = "nv-local-array-unroll";
 pub struct LoopFacts {
     /// The loop that immediately contains it.
     pub parent: Option<usize>,
-    /// The header's constant trip count, when ScalarEvolution computes one.
+    /// The trip count LLVM's unroller fully unrolls the loop by: the smallest constant exact
+    /// trip count of any of its exits, when ScalarEvolution computes one.
     pub trip_count: Option<u64>,
     /// For a loop without one: the constant bound ScalarEvolution gives its trip count, and
     /// the loops whose full unrolling makes its only exit condition constant in every copy

@@ -51,6 +51,20 @@ extern "C" unsigned nvopt_loop_constant_trip_count(void *SE, const void *L) {
   return static_cast<ScalarEvolution *>(SE)->getSmallConstantTripCount(&loop(L));
 }
 
+// The count LLVM's loop unroller takes as a loop's trip count (tryToUnrollLoop): the smallest
+// constant exact trip count of any of its exiting blocks (getSmallConstantTripCount(L, Exiting)),
+// an exit leaving earlier still possible; 0 when no exiting block has one.
+extern "C" unsigned nvopt_loop_unroller_trip_count(void *SE, const void *L) {
+  SmallVector<BasicBlock *, 8> Exiting;
+  loop(L).getExitingBlocks(Exiting);
+  unsigned Smallest = 0;
+  for (BasicBlock *BB : Exiting)
+    if (unsigned N = static_cast<ScalarEvolution *>(SE)->getSmallConstantTripCount(&loop(L), BB))
+      if (!Smallest || N < Smallest)
+        Smallest = N;
+  return Smallest;
+}
+
 // The largest number of times the header can run, when ScalarEvolution bounds it by a constant
 // (getSmallConstantMaxTripCount); 0 when it does not.
 extern "C" unsigned nvopt_loop_constant_max_trip_count(void *SE, const void *L) {
