@@ -92,7 +92,7 @@ pub fn clang(
     cmd
 }
 
-fn clang_math(m: &Math) -> Vec<String> {
+pub fn clang_math(m: &Math) -> Vec<String> {
     let mut flags = Vec::new();
     if m.fast {
         flags.extend(["-ffast-math".to_string(), "-fgpu-approx-transcendentals".to_string()]);
@@ -188,7 +188,7 @@ pub fn llc(setup: &Setup, o: &Options, input: &Path, out: &Path, ir_input: bool)
 /// what the IR's own flags give: approximate when asked, IEEE when asked for under fast-math
 /// flags. For IR inputs, which carry no clang flags, ftz becomes the functions' f32 denormal
 /// mode.
-fn llc_math(m: &Math, ir_input: bool) -> Vec<String> {
+pub fn llc_math(m: &Math, ir_input: bool) -> Vec<String> {
     let contract = if m.fmad { "fast" } else { "off" };
     let mut flags = vec![format!("-fp-contract={contract}")];
     if !m.prec_div {

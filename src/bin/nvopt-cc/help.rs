@@ -1,12 +1,27 @@
 //! `nvopt-cc --help` and `--version`.
 
-pub const HELP: &str = "\
-usage: nvopt-cc [options] INPUT.{cu,ll,bc}... [-o OUT]
+/// The whole text: the device-only sections, the whole-program options (from
+/// program_options::SPECS), the rest.
+pub fn help() -> String {
+    format!("{HEAD}{}{TAIL}", crate::program_options::help())
+}
 
-Compiles CUDA or LLVM IR files to PTX (or cubin) with NVIDIA cicc's optimization flow as
-rebuilt by the nvopt plugin: clang++-22 (for .cu) -> opt -passes='nvopt<LEVEL>' -> llc (nvopt
-codegen passes) -> ptxas (figures, cubin) when NVIDIA's ptxas is installed. Device-side
+const HEAD: &str = "\
+usage: nvopt-cc [options] INPUT.{cu,ll,bc}... [-o OUT.ptx]      device code (PTX, cubin)
+       nvopt-cc [options] INPUT.{cu,cpp,c,o,a,so}... -o PROGRAM  whole programs, like nvcc
+
+Device code: compiles CUDA or LLVM IR files to PTX (or cubin) with NVIDIA cicc's optimization
+flow as rebuilt by the nvopt plugin: clang++-22 (for .cu) -> opt -passes='nvopt<LEVEL>' -> llc
+(nvopt codegen passes) -> ptxas (figures, cubin) when NVIDIA's ptxas is installed. Device-side
 options follow nvcc; optimization levels follow cicc.
+
+Whole programs (docs/DRIVER.md): with -c, -dc, -dlink, -link, -lib, -M or -MM, a host or link
+option (-Xcompiler, -Xlinker, -L, -l, -shared, -cudart), an input other than .cu/.ll/.bc, or an
+output named other than *.ptx, *.cubin or -, nvopt-cc compiles host and device code like nvcc
+through clang++-22's CUDA driver, with -fpass-plugin=libnvopt.so -mllvm -nv-pipeline=LEVEL on
+the device side (--upstream: without them), and links the CUDA runtime (libcudart.so). -O<n>
+is then the host code's level (nvcc's meaning; default: none); device code runs nvopt<O3>, or
+the -Ofast-compile level, or O0 with -G. Needs a CUDA installation (--cuda-path).
 
 optimization level (cicc's options and semantics):
   -O0 | -O1 | -O2 | -O3        optimizer nvopt<On>, codegen llc -On (default: -O3, as nvcc,
@@ -21,13 +36,13 @@ target and output:
   -arch ARCH                   sm_XX[a|f] or compute_XX[a|f] (default: sm_90); also
                                --gpu-architecture ARCH, -arch=ARCH; given twice, the last wins
   -ptx | -cubin                write PTX (default) or a cubin assembled by ptxas (needs ptxas
-                               and a real sm_XX target)
+                               and a real sm_XX target; also --ptx, --cubin)
   -o FILE                      output file (default: each INPUT's stem + .ptx or .cubin in the
                                current directory; - for stdout); one input only
   --ptx-isa NN                 PTX ISA version, e.g. 80 or 8.0 (also --ptx=NN; default:
                                max(8.0, llc-22's minimum for ARCH))
 
-code generation (as nvcc passes them to cicc and ptxas):
+code generation (as nvcc passes them to cicc and ptxas; in whole-program mode through clang):
   -maxrregcount N              register limit per thread, 1 to 255 (also -maxrregcount=N,
                                --maxrregcount N): nvopt's register target (opt and llc get
                                -nv-maxreg=N; not with --upstream) and ptxas -maxrregcount=N.
@@ -40,12 +55,12 @@ code generation (as nvcc passes them to cicc and ptxas):
   -prec-sqrt=BOOL, -fmad=BOOL  over --use_fast_math. They set nvvm-reflect's __CUDA_FTZ,
                                __CUDA_PREC_DIV and __CUDA_PREC_SQRT (default 0, 1, 1, as nvcc)
   -lineinfo                    line information (.loc) in the PTX; ptxas --generate-line-info
-  -G                           full device debug info at -O0; ptxas -g
+  -G                           full device debug info at -O0; ptxas -g (also --device-debug)
   -rdc=BOOL                    relocatable device code: clang -fgpu-rdc, opt -nv-rdc (device
                                functions keep their linkage), ptxas --compile-only; default
                                false: whole-program mode, as nvcc (also --relocatable-device-code)
 
-front end (.cu only):
+front end (.cu only; in whole-program mode every source):
   -I DIR, -D M[=V], -U M       also --include-path, --define-macro, --undefine-macro
   -include FILE, -isystem DIR  also --pre-include FILE
   --cuda-path DIR              CUDA installation for clang (headers, libdevice): a CUDA
@@ -55,6 +70,10 @@ front end (.cu only):
                                scripts/cuda-path.sh when they are installed, else none
   -Xcc ARG                     pass ARG to the clang++-22 driver
 
+whole programs (nvcc's options):
+";
+
+const TAIL: &str = "
 nvopt:
   --knob NAME=VALUE            set a plugin knob (cl::opt) in both opt and llc as -NAME=VALUE
                                (repeatable; NAME alone gives -NAME)
@@ -65,13 +84,13 @@ nvopt:
                                plugin, with everything else as above (no fast-compile levels)
 
 driver:
-  -v                           print each command before running it, and its time
+  -v                           print each command before running it, and its time (--verbose)
   --keep                       keep the intermediate files in a temp dir (its name is printed)
   --no-ptxas                   do not run ptxas (no figures)
   --plugin PATH                use this libnvopt.so (default: $NVOPT_PLUGIN, else
                                <root>/target/release/libnvopt.so)
   --no-build                   scripts/nvopt-cc: do not rebuild the crate when it is stale
-  --version, -h | --help
+  --version, -V, -h | --help
 
 exit status: 0; 1 for a usage error or a failed front end, optimizer or code generator (the
 tool's own status when it has one); ptxas's status (255) when ptxas rejects the PTX.

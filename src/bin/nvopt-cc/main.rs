@@ -7,6 +7,8 @@
 mod commands;
 mod help;
 mod options;
+mod program;
+mod program_options;
 mod ptxas;
 mod target;
 mod toolchain;
@@ -44,7 +46,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let outcome = match options::parse(&args) {
         Ok(Request::Help) => {
-            print!("{}", help::HELP);
+            print!("{}", help::help());
             Ok(())
         }
         Ok(Request::Version) => {
@@ -72,6 +74,9 @@ fn main() -> ExitCode {
 fn compile_all(o: &Options) -> Result<()> {
     for w in &o.warnings {
         note(&format!("warning: {w}"));
+    }
+    if o.whole_program() {
+        return program::run(o);
     }
     if o.debug == options::Debug::Full
         && (o.olevel.is_some_and(|l| l != 0) || o.fast_compile.is_some())
@@ -110,7 +115,8 @@ fn check_input(input: &str) -> Result<()> {
 
 fn resolve(o: &Options) -> Result<Setup> {
     let root = toolchain::project_root();
-    let target = target::resolve_arch(o.arch.as_deref()).map_err(Failure::usage)?;
+    let arch = program_options::device_arch(o).map_err(Failure::usage)?;
+    let target = target::resolve_arch(arch.as_deref()).map_err(Failure::usage)?;
     let ptx = target::resolve_ptx(&target, o.ptx_isa.as_deref()).map_err(Failure::usage)?;
     let any_cu = o.inputs.iter().any(|i| i.to_lowercase().ends_with(".cu"));
     let cuda = if any_cu {

@@ -4,6 +4,8 @@
 //! `-Xopt`, `-Xllc`, `-Xcc`). Options that take a value accept it joined with `=` or as the
 //! next argument, as nvcc does. Parsing only: nothing here touches the file system.
 
+use crate::program_options::{self as program_options, Phase, ProgramOptions};
+
 /// What the driver writes for each input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Emit {
@@ -85,6 +87,10 @@ pub struct Options {
     /// `--upstream`: LLVM's own `default<On>` and llc without the plugin, for comparisons.
     pub upstream: bool,
     pub warnings: Vec<String>,
+    /// `-ptx` or `-cubin` given: device code only, whatever else the command line says.
+    pub emit_explicit: bool,
+    /// nvcc's whole-program options (src/bin/nvopt-cc/program_options.rs).
+    pub program: ProgramOptions,
 }
 
 /// What the command line asks for.
@@ -138,6 +144,8 @@ impl Options {
             plugin: None,
             upstream: false,
             warnings: Vec::new(),
+            emit_explicit: false,
+            program: ProgramOptions::default(),
         }
     }
 
@@ -154,6 +162,32 @@ impl Options {
         }
     }
 
+    /// Whether the driver builds programs (host and device code through clang's CUDA driver,
+    /// objects, executables, libraries) rather than device code alone (PTX, cubin: today's
+    /// mode, and the default). Device code only with `-ptx`/`-cubin`; a whole program with a
+    /// phase option (`-c`, `-dc`, `-dlink`, `-link`, `-lib`, `-M`, `-MM`), a host or link option
+    /// (`-Xcompiler`, `-Xlinker`, `-L`, `-l`, `-shared`, `-cudart`), an input that is no
+    /// device source (`.o`, `.a`, `.so`, `.cpp`, `.c`, ...), or an output named other than
+    /// `*.ptx`, `*.cubin` or `-`.
+    pub fn whole_program(&self) -> bool {
+        if self.emit_explicit {
+            return false;
+        }
+        if self.program.phase.is_some() || self.program.program_only {
+            return true;
+        }
+        let device_input = |i: &String| {
+            let l = i.to_lowercase();
+            i == "-" || [".cu", ".ll", ".bc"].iter().any(|e| l.ends_with(e))
+        };
+        if !self.inputs.iter().all(device_input) {
+            return true;
+        }
+        self.output
+            .as_deref()
+            .is_some_and(|out| out != "-" && !out.ends_with(".ptx") && !out.ends_with(".cubin"))
+    }
+
     /// llc's `-O` digit: 0 at O0 and at every fast-compile level (cicc uses its O0 codegen
     /// list there), else the level's digit.
     pub fn llc_level(&self) -> char {
@@ -167,14 +201,14 @@ impl Options {
 }
 
 /// One argument and where its value is.
-struct Cursor<'a> {
+pub(crate) struct Cursor<'a> {
     args: &'a [String],
     i: usize,
 }
 
 impl<'a> Cursor<'a> {
     /// If `arg` is one of `names`, its value: joined (`NAME=V`) or the next argument.
-    fn value(&mut self, arg: &str, names: &[&str]) -> Result<Option<String>, ArgError> {
+    pub(crate) fn value(&mut self, arg: &str, names: &[&str]) -> Result<Option<String>, ArgError> {
         for name in names {
             if arg == *name {
                 self.i += 1;
@@ -191,7 +225,11 @@ impl<'a> Cursor<'a> {
     }
 
     /// Like [`Cursor::value`], also accepting the value glued on (`-Ifoo`, `-DX=1`).
-    fn short_value(&mut self, arg: &str, name: &str) -> Result<Option<String>, ArgError> {
+    pub(crate) fn short_value(
+        &mut self,
+        arg: &str,
+        name: &str,
+    ) -> Result<Option<String>, ArgError> {
         if arg == name {
             return self.value(arg, &[name]);
         }
@@ -234,7 +272,7 @@ fn knob_flag(spec: &str) -> Result<String, ArgError> {
     Ok(format!("-{name}"))
 }
 
-const FLAG_NAMES: &[(&[&str], Flag)] = &[
+pub(crate) const FLAG_NAMES: &[(&[&str], Flag)] = &[
     (&["-h", "--help", "-help"], Flag::Help),
     (&["--version", "-V", "-version"], Flag::Version),
     (&["-ptx", "--ptx"], Flag::Ptx),
@@ -251,7 +289,7 @@ const FLAG_NAMES: &[(&[&str], Flag)] = &[
 ];
 
 #[derive(Clone, Copy)]
-enum Flag {
+pub(crate) enum Flag {
     Help,
     Version,
     Ptx,
@@ -279,6 +317,7 @@ pub fn parse(args: &[String]) -> Result<Request, ArgError> {
                 Flag::Version => return Ok(Request::Version),
                 f => apply_flag(&mut o, f),
             }
+        } else if program_options::parse(&mut o, &mut cur, &arg)? {
         } else if !parse_valued(&mut o, &mut cur, &arg)? {
             if arg == "-" || !arg.starts_with('-') {
                 o.inputs.push(arg);
@@ -296,8 +335,14 @@ pub fn parse(args: &[String]) -> Result<Request, ArgError> {
 
 fn apply_flag(o: &mut Options, flag: Flag) {
     match flag {
-        Flag::Ptx => o.emit = Emit::Ptx,
-        Flag::Cubin => o.emit = Emit::Cubin,
+        Flag::Ptx => {
+            o.emit = Emit::Ptx;
+            o.emit_explicit = true;
+        }
+        Flag::Cubin => {
+            o.emit = Emit::Cubin;
+            o.emit_explicit = true;
+        }
         Flag::FastMath => o.math.fast = true,
         Flag::LineInfo => {
             if o.debug == Debug::None {
@@ -450,7 +495,15 @@ fn check(o: &Options) -> Result<(), ArgError> {
     if o.upstream && !o.knobs.is_empty() {
         return Err(ArgError::Usage("--knob sets nvopt's knobs: not with --upstream".into()));
     }
-    if o.inputs.len() > 1 && o.output.is_some() {
+    if o.emit_explicit && o.program.phase.is_some() {
+        return Err(ArgError::Usage(
+            "-ptx/-cubin write device code only: not with -c, -dc, -dlink, -link, -lib or -M"
+                .into(),
+        ));
+    }
+    let one_output_each = !o.whole_program()
+        || matches!(o.program.phase, Some(Phase::Compile | Phase::DeviceCompile));
+    if one_output_each && o.inputs.len() > 1 && o.output.is_some() {
         return Err(ArgError::Usage(
             "a single input file is required for a non-link phase when an output file is \
              specified (nvcc's rule)"
@@ -594,7 +647,7 @@ mod tests {
         assert_eq!(opts(&["-maxrregcount=1", "x.cu"]).maxrregcount, Some(1));
         assert_eq!(err(&["-Xptxas"]), ArgError::Usage("option '-Xptxas' needs a value".into()));
         assert!(
-            matches!(err(&["-o", "a", "x.cu", "y.cu"]), ArgError::Usage(m) if m.starts_with("a single input"))
+            matches!(err(&["-o", "a.ptx", "x.cu", "y.cu"]), ArgError::Usage(m) if m.starts_with("a single input"))
         );
         assert!(
             matches!(err(&["--bogus", "x.cu"]), ArgError::Usage(m) if m.starts_with("unknown option '--bogus'"))

@@ -94,6 +94,10 @@ pub fn ptxas(root: &Path, cuda: &Cuda) -> Option<PathBuf> {
     candidates.into_iter().find(|p| executable(p))
 }
 
+/// How to give the driver a CUDA installation.
+pub const CUDA_HOW: &str = "--cuda-path DIR, CUDA_PATH, /usr/local/cuda, or NVIDIA's wheels \
+(`bash scripts/cuda-path.sh --install` in a checkout)";
+
 /// The CUDA installation clang compiles against.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cuda {

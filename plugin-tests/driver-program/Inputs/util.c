@@ -1,0 +1,1 @@
+int c_answer(void) { return 7; }
