@@ -1,5 +1,5 @@
 # The compilers the bench compares and their command lines per optimization level
-# (evaluation.md "Three compilers on the same kernels"; research-facts.md "Two optimizers inside
+# (docs/ARCHITECTURE.md "Measuring"; docs/CICC-FACTS.md "Two optimizers inside
 # cicc 13.5" for the optional nvvm-latest column), and the `nvopt:NAME` variant columns that
 # rerun only nvopt's llc on nvopt's optimized IR with extra knobs (--variant). Each compiler is
 # a list of steps; a step is one tool invocation whose wall time the bench measures.
@@ -34,7 +34,7 @@ CICC_LEVEL = {"O0": ["-opt=0"], "O1": ["-opt=1"], "O2": ["-opt=2"], "O3": ["-opt
               "Ofcmin": ["-Ofast-compile=min"]}
 
 # NVVM's data layout for 64-bit NVPTX (as cicc nvvm-latest prints it when a module differs) and
-# the version tag libnvvm wants (research-facts.md).
+# the version tag libnvvm wants (docs/CICC-FACTS.md "Two optimizers inside cicc 13.5").
 NVVM_DATALAYOUT = ("e-p:64:64:64-p6:32:32:32-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-"
                    "i128:128:128-f32:32:32-f64:64:64-f128:128:128-v16:16:16-v32:32:32-v64:64:64-"
                    "v128:128:128-n16:32:64-a:8:8")
@@ -153,7 +153,8 @@ def preconditions(compiler, tools):
 
 
 def make_nvvm_input(tools, cwd):
-    """k.bc -> k.nvvm.bc with NVVM's data layout and !nvvmir.version (research-facts.md)."""
+    """k.bc -> k.nvvm.bc with NVVM's data layout and !nvvmir.version (docs/CICC-FACTS.md "Two
+    optimizers inside cicc 13.5")."""
     dis = subprocess.run([tools.llvm("llvm-dis"), "k.bc", "-o", "-"], cwd=cwd, capture_output=True, text=True)
     if dis.returncode != 0:
         return f"llvm-dis failed: {tail(dis.stderr)}"

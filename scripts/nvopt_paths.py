@@ -1,8 +1,9 @@
 """Shared by the project's Python tools (driver, bench, scripts, lit config): where LLVM 22, the
 plugin, the CUDA compatibility header and NVIDIA's wheels are; the clang-22 command that turns a
-.cu file into unoptimized sm_90 device IR (DESIGN.md, "Verified platform facts"; evaluation.md:
--O3 with LLVM passes disabled, --cuda-path at an empty folder); and the llc level of each nvopt
-level (cicc runs its O0 code generator at every -Ofast-compile level, research-facts.md)."""
+.cu file into unoptimized sm_90 device IR (docs/ARCHITECTURE.md, "Platform facts" and
+"Measuring": -O3 with LLVM passes disabled, --cuda-path at an empty folder); and the llc level of
+each nvopt level (cicc runs its O0 code generator at every -Ofast-compile level,
+docs/CICC-FACTS.md "Two optimizers inside cicc 13.5")."""
 import functools
 import glob
 import os

@@ -38,14 +38,14 @@
 //! ```
 //!
 //! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
-//!   (research-facts.md "NVIDIA LSR knobs": cicc gates LSR by register pressure, trip count and
+//!   (docs/CICC-FACTS.md "NVIDIA LSR knobs": cicc gates LSR by register pressure, trip count and
 //!   loop level): llc's IR pipeline adds `canon-freeze` immediately before `loop-reduce`, in
 //!   the same loop pass manager, and only when LSR runs, so an explicit `-disable-lsr` also
 //!   leaves the gate out;
 //! - nvopt's IV-start widening (src/addr/widen.rs), right after `speculative-execution`, i.e.
 //!   right before SLSR, whose rewrite of nsw IV starts would hide from BASR what it needs;
 //!   also off when BASR is (`do-base-address-strength-reduce=0`);
-//! - cicc's address-mode pass `codegenpreparescev` (src/addr; research-facts.md "Address
+//! - cicc's address-mode pass `codegenpreparescev` (src/addr; docs/CICC-FACTS.md "Address
 //!   optimization": in cicc it runs right after CodeGenPrepare, after LSR), right after
 //!   CodeGenPrepare, unless both `do-base-address-strength-reduce=0` and `do-scev-cgp=0`;
 //! - nvopt's extension reuse (src/ext_reuse; not a cicc pass: it gives ptxas the 32-bit
@@ -56,7 +56,7 @@
 //!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
 //!   there, so that nothing rewrites the PHI operands between nv-cssa and instruction
 //!   selection;
-//! - cicc's IR rematerialization (src/remat; research-facts.md "Register pressure and
+//! - cicc's IR rematerialization (src/remat; docs/CICC-FACTS.md "Register pressure and
 //!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
 //!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
 //!   `nvptx-lower-aggr-copies`;
@@ -101,7 +101,7 @@ pub const IV_START_WIDENING: Insertion =
     Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
 
 /// BASR + CBE + SCEV-CGP (src/addr), right after llc's `codegenprepare`
-/// (research-facts.md "Address optimization"); the dead code it leaves is deleted by the pass.
+/// (docs/CICC-FACTS.md "Address optimization"); the dead code it leaves is deleted by the pass.
 pub const CODEGENPREPARE_SCEV: Insertion =
     Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
 

@@ -1,5 +1,5 @@
 //! `nv-dbe`: dead barrier elimination (cicc's pass in the `nv:dbe` slot at the end of the O3
-//! function pipeline; research-facts.md "Memory spaces and barriers": cicc drops a barrier with
+//! function pipeline; docs/CICC-FACTS.md "Memory spaces and barriers": cicc drops a barrier with
 //! no memory operation before it in its block and a trailing barrier with nothing after it, and
 //! its `branch-dist` dataflow removes one across which no read-after-write, write-after-read or
 //! write-after-write can cross; `__syncthreads_count/_and/_or` are never removed; upstream O3

@@ -130,7 +130,8 @@ impl Span {
     }
 }
 
-/// The ranges of LLVM 22's intrinsic definitions (and research-facts.md): what every call has
+/// The ranges of LLVM 22's intrinsic definitions (docs/CICC-FACTS.md "SCEV facts"): what every
+/// call has
 /// before launch bounds are considered.
 pub fn hardware(s: Sreg) -> Span {
     match s {

@@ -1,12 +1,12 @@
 //! cicc's gates around Loop Strength Reduction, applied to llc's stock LSR. LSR rewrites a
 //! loop's induction variables and addresses into the forms the target addresses cheaply; on
 //! NVPTX it tends to turn i32 IVs into i64 byte offsets, which costs registers. cicc therefore
-//! skips LSR on some loops, with knobs its LLVM 7 copy has (research-facts.md, "NVIDIA LSR
+//! skips LSR on some loops, with knobs its LLVM 7 copy has (docs/CICC-FACTS.md, "NVIDIA LSR
 //! knobs": `lsr-check-rp` true, `lsr-rp-limit` 60, `disable-unknown-trip-lsr` true,
-//! `lsr-loop-level` 1, `lsr-skip-outer-loop` true; seed 000, the cicc reverse-engineering
-//! book's ScalarEvolution chapter: "NVIDIA adds disable-unknown-trip-lsr to skip LSR entirely
-//! for unknown-trip-count loops, plus lsr-check-rp / lsr-rp-limit to gate LSR on register
-//! pressure").
+//! `lsr-loop-level` 1, `lsr-skip-outer-loop` true; and "GPU SCEV sources and stride idioms":
+//! NVIDIA added `disable-unknown-trip-lsr`, which skips LSR on loops whose trip count is
+//! unknown, and `lsr-check-rp` / `lsr-rp-limit`, which gate LSR on register
+//! pressure).
 //!
 //! How: with the plugin loaded, llc (and clang) at -O1..-O3 on NVPTX get the loop pass
 //! `nv-lsr-gate-pass` right before `loop-reduce` (src/codegen.rs: after `canon-freeze`, which
@@ -72,7 +72,7 @@
 //! only). cicc's other LSR knobs of that list, `disable-lsr-for-sharedmem32-ptr` and
 //! `do-lsr-64-bit` (both true), have no counterpart here.
 //!
-//! The binary's exact formulas are unknown (research-facts.md gives only names and defaults), so
+//! The binary's exact formulas are unknown (docs/CICC-FACTS.md "NVIDIA LSR knobs" gives only names and defaults), so
 //! two meanings are chosen here and said so:
 //! - register pressure = 32-bit registers carried around the loop: what nvopt's one estimator
 //!   (src/pressure) finds live on entry to the loop header, its PHIs included (ceil(bits / 32)

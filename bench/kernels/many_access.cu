@@ -1,6 +1,6 @@
 // Many accesses off one base pointer: a 13-point star stencil on a row-major field and a
 // struct-of-arrays update touching 10 fields at constant offsets (bench corpus; the CBE/BASR
-// address-mode case of research-facts.md).
+// address-mode case of docs/CICC-FACTS.md "Address optimization").
 #include "nvopt_cuda.h"
 
 extern "C" __global__ void star13(const float *__restrict__ u, float *__restrict__ v, int nx, int ny) {

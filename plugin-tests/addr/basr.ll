@@ -1,4 +1,4 @@
-; Base Address Strength Reduction (research-facts.md "Address optimization", BASR): in a loop,
+; Base Address Strength Reduction (docs/CICC-FACTS.md "Address optimization", BASR): in a loop,
 ; groups whose bases differ by a cheap invariant share one base. At the default level (4) the
 ; shared base is a new loop-carried pointer PHI (start in the preheader, update in the latch);
 ; the other groups add their invariant difference, once per iteration, in the header right

@@ -1,4 +1,4 @@
-; Common Base Elimination (research-facts.md "Address optimization", CBE): accesses off one base
+; Common Base Elimination (docs/CICC-FACTS.md "Address optimization", CBE): accesses off one base
 ; at constant offsets become `anchor + delta`, an i8 GEP off the dominating anchor right before
 ; each access; the old address computations are deleted. Each negative function is a case CBE
 ; must leave alone.

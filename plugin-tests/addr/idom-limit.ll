@@ -1,5 +1,5 @@
-; BASR's placement walk (research-facts.md "Address optimization": "placement must dominate, with
-; a walk of up to scev-cgp-idom-level-limit immediate dominators"): the shared base sits in the
+; BASR's placement walk (docs/CICC-FACTS.md "Address optimization": the shared base goes where it
+; dominates, searching up to scev-cgp-idom-level-limit immediate dominators): the shared base sits in the
 ; loop header, so a base whose accesses lie more than scev-cgp-idom-level-limit (3) immediate
 ; dominators below the header is not shared. Here six rows are read four conditional blocks
 ; deep: no shared base with the default, one with a limit of 4.

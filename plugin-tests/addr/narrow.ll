@@ -1,5 +1,5 @@
-; SCEV-CGP's 32-bit address arithmetic (src/addr/narrow.rs; research-facts.md "Address
-; optimization", seed 004): a GEP index `ext(a) + ext(b)` (what SeparateConstOffsetFromGEP
+; SCEV-CGP's 32-bit address arithmetic (src/addr/narrow.rs; docs/CICC-FACTS.md "Address
+; optimization" and "SCEV-CGP"): a GEP index `ext(a) + ext(b)` (what SeparateConstOffsetFromGEP
 ; leaves of `ext(a + b)`) becomes `ext(a + b)` when ScalarEvolution's ranges prove the narrow add
 ; cannot overflow: signed for sign extensions, unsigned for zero extensions. Negative: an operand
 ; without a bound, a constant operand (kept apart for [reg+imm]), an index with another use, a

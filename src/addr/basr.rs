@@ -1,4 +1,4 @@
-//! Base Address Strength Reduction (research-facts.md "Address optimization", BASR): inside a
+//! Base Address Strength Reduction (docs/CICC-FACTS.md "Address optimization", BASR): inside a
 //! loop, groups whose bases are recurrences of that loop and differ by a cheap loop-invariant
 //! expression share one base. It runs when the function has more than 5 records; the register
 //! budget R per thread comes from the register file and launch bounds (`maxntid`, `minctasm`),

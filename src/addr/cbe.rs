@@ -1,4 +1,4 @@
-//! Common Base Elimination (research-facts.md "Address optimization", CBE): within a group of
+//! Common Base Elimination (docs/CICC-FACTS.md "Address optimization", CBE): within a group of
 //! records with one base, an anchor is picked and every other access becomes
 //! `anchor + (off - anchorOff)`, which the adapter materializes right before the access as an
 //! `i8` GEP off the anchor's pointer, so NVPTX selects `[reg+imm]`. Function level

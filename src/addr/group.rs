@@ -1,4 +1,4 @@
-//! Address records grouped by base (research-facts.md "Address optimization"): every record
+//! Address records grouped by base (docs/CICC-FACTS.md "Address optimization"): every record
 //! knows where it sits in the dominator tree, so the planners can ask which one dominates which
 //! without calling back into LLVM; groups are normalized by `scev-cgp-norm`.
 use std::collections::HashMap;

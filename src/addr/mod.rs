@@ -1,9 +1,9 @@
 //! Address-mode optimization with Scalar Evolution: cicc's `codegenpreparescev` ("Optimize
 //! address mode with Scalar Evolution"). GPU loads and stores address `[reg+imm]` cheaply, and
 //! every 64-bit base a loop keeps costs two registers; the pass rewrites addresses so that
-//! accesses off one base share a register and differ by constants. Sources: seed 004 (the
-//! chapter "CodeGenPrepare and SCEV-CGP" of a cicc v13.0 reverse-engineering book) and
-//! research-facts.md "Address optimization (SCEV-CGP, BASR, CBE) as the binary has it", which
+//! accesses off one base share a register and differ by constants. Sources: docs/CICC-FACTS.md
+//! "SCEV-CGP" (the book page "CodeGenPrepare and SCEV-CGP", docs/SOURCES.md source 004) and
+//! docs/CICC-FACTS.md "Address optimization", which
 //! records what the real binary does: one legacy function pass in llc's IR pipeline right
 //! after `codegenprepare` (so after LSR), followed by adce; inside it BASR first, then CBE at
 //! function level, then CBE per block; and cicc's knob defaults (listed below).

@@ -1,6 +1,6 @@
-//! SCEV-CGP's 32-bit address arithmetic (part of `codegenpreparescev`; research-facts.md
-//! "Address optimization"; seed 004: cicc's SCEV-CGP does "32-bit address arithmetic where the
-//! expression would otherwise be widened to 64 bits"). llc's SeparateConstOffsetFromGEP and
+//! SCEV-CGP's 32-bit address arithmetic (part of `codegenpreparescev`; docs/CICC-FACTS.md
+//! "Address optimization" and "SCEV-CGP": cicc's SCEV-CGP keeps index arithmetic in 32 bits
+//! where the thread-index bounds prove it fits, instead of widening it to 64 bits). llc's SeparateConstOffsetFromGEP and
 //! NaryReassociate split a GEP index `sext(a + b)` into the 64-bit `sext(a) + sext(b)`; where
 //! ScalarEvolution proves that `a + b` does not overflow in its own width (signed for sign
 //! extensions, unsigned for zero extensions; its ranges include the special-register bounds of

@@ -1,6 +1,5 @@
 //! Address records: a pointer's SCEV split into a base expression plus a constant byte offset,
-//! exactly as research-facts.md "Address optimization (SCEV-CGP, BASR, CBE) as the binary has
-//! it" describes: recurse through adds; split an add recurrence `{s,+,t}` into `{0,+,t}` plus
+//! exactly as docs/CICC-FACTS.md "Address optimization" describes: recurse through adds; split an add recurrence `{s,+,t}` into `{0,+,t}` plus
 //! `s`; fold a constant multiplier into the offset; split `sext(x + C)` when the inner add is
 //! nsw (or `ignore-signed-32-bit-overflow`); split `zext(x + C)` only when the inner add is nuw
 //! (or `ignore-32-bit-overflow`) or, with SCEV-CGP's thread-id proof on, when the bound of `x`
@@ -24,7 +23,7 @@ pub struct Rules {
 }
 
 /// `ignore-bad-base`: whether a record is kept given whether its base pointer has an identified
-/// root (research-facts.md lists the knob, default true; what the binary checks is not known,
+/// root (docs/CICC-FACTS.md "Address optimization" lists the knob, default true; what the binary checks is not known,
 /// so this is nvopt's reading of "validity checks on base pointer classification").
 pub fn keeps_base(rules: &Rules, rooted: bool) -> bool {
     rooted || rules.ignore_bad_base

@@ -1,4 +1,4 @@
-//! `nv-iv-start-widening`: IV-start widening (nvopt's own, in support of BASR; research-facts.md
+//! `nv-iv-start-widening`: IV-start widening (nvopt's own, in support of BASR; docs/CICC-FACTS.md
 //! "Address optimization"). An IV `phi [s, preheader], [phi +nsw d, latch]` whose start is nsw
 //! arithmetic (`t + k*lda` in C) has an exact 64-bit address `sext(t) + k*sext(lda) + n*d`
 //! (src/shim/access_scev.cpp proves it from the access: a poison address is UB), so IVs of one

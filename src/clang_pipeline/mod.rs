@@ -79,7 +79,7 @@ pub fn element(level: Level) -> String {
 }
 
 /// llc's `-O` level for an nvopt level: 0 at O0 and at every fast-compile level (cicc runs
-/// its O0 code generator there, research-facts.md), else the level's number.
+/// its O0 code generator there, docs/CICC-FACTS.md "Two optimizers inside cicc 13.5"), else the level's number.
 pub fn codegen_level(level: Level) -> u32 {
     match level {
         Level::O1 => 1,

@@ -8,7 +8,7 @@
 //! instructions (its opcodes 440..503) that the generic pass does not handle; that coalescer
 //! takes two budgets, `copy_limit` (copies considered) and `coalesce_limit` (merges before it
 //! gives up), to avoid quadratic time on functions with thousands of copies.
-//! research-facts.md "NVPTX in LLVM 22 (for the coalescer)": upstream NVPTX register classes
+//! docs/CICC-FACTS.md "NVPTX in LLVM 22 (for the coalescer)": upstream NVPTX register classes
 //! are by width only (B1, B16, B32, B64, B128; an f32 lives in a 32-bit register), cicc's
 //! separate float classes and opcode numbers do not exist, and the only move opcodes are
 //! `MOV_B{1,16,32,64,128}_r`, which COPYs that survive RegisterCoalescer become.

@@ -1,6 +1,6 @@
 //! The planner of `nv-cssa` (seed 002, "CSSA Coalescing (PHI-Specific)": coalesce PHI operands
 //! at the SSA level, before PHI elimination, so that PHI lowering leaves fewer copies;
-//! research-facts.md "NVPTX in LLVM 22 (for the coalescer)": the copies that survive LLVM's
+//! docs/CICC-FACTS.md "NVPTX in LLVM 22 (for the coalescer)": the copies that survive LLVM's
 //! RegisterCoalescer and nv-coalesce are PHI rotations, old IV values live after an increment
 //! and loop-invariant values copied into a PHI).
 //!

@@ -1,4 +1,4 @@
-//! `nv-param-opt`: cicc's `param-opt` ("Optimize NVPTX ld.param", research-facts.md "Register
+//! `nv-param-opt`: cicc's `param-opt` ("Optimize NVPTX ld.param", docs/CICC-FACTS.md "Register
 //! pressure and rematerialization": in cicc's llc it runs right after instruction selection and
 //! re-issues `ld.param` next to the uses of kernel arguments). NVPTX's instruction selection
 //! loads every kernel argument once, in the entry block, so a parameter read only after a long

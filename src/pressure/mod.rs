@@ -4,7 +4,7 @@
 //! rewriting); NVPTX has no register allocator in llc, so this is what ptxas will have to
 //! allocate before its own rematerialization and scheduling.
 //!
-//! Units (research-facts.md "Register pressure and rematerialization"): a value of up to 32 bits
+//! Units (docs/CICC-FACTS.md "Register pressure and rematerialization"): a value of up to 32 bits
 //! is one register, wider integers and floating point values one per 32 bits (i64, double and
 //! 64-bit pointers 2), vectors by their total width (`<2 x half>` 1, `<4 x float>` 4),
 //! aggregates by their fields; `i1` and vectors of it count in the predicate class, apart.

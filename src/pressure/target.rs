@@ -2,7 +2,7 @@
 //! pressure-driven passes (nv-remat, the IV rewriting, BASR's budget) work toward.
 //!
 //! In order: a kernel's launch bounds (`__launch_bounds__(threads, blocks)`: the register file
-//! shared by the threads that must be resident at once, research-facts.md "Address
+//! shared by the threads that must be resident at once, docs/CICC-FACTS.md "Address
 //! optimization"), which win over a cap as they do in ptxas (it ignores `-maxrregcount` for a
 //! kernel with launch bounds; measured with the bench's `--maxreg`); `-nv-maxreg=N` (nvcc's
 //! `-maxrregcount`; `nvopt-cc -maxrregcount N` sets it and gives ptxas the same cap); else

@@ -1,5 +1,5 @@
 //! `nv-remat`: cicc's "Register Rematerialization on NVVM IR", the last IR pass of llc for
-//! NVPTX (research-facts.md "Register pressure and rematerialization": in cicc's llc it runs
+//! NVPTX (docs/CICC-FACTS.md "Register pressure and rematerialization": in cicc's llc it runs
 //! after `lower-aggr-copies`, before `alloca-hoisting` and instruction selection). Where the
 //! estimated register pressure of a function (src/pressure) exceeds its register target, it
 //! ends long live ranges of values that are cheap to compute again: each use outside the

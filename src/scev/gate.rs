@@ -26,7 +26,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// cicc's defaults (research-facts.md, "SCEV facts"; seed 000's knob table).
+    /// cicc's defaults (docs/CICC-FACTS.md, "SCEV facts" and "getSCEV gating (simple mode)").
     pub fn cicc() -> Self {
         Limits {
             complexity_control: true,

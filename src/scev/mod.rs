@@ -10,7 +10,7 @@
 //!
 //! Sources: seed 000 (the chapter "ScalarEvolution Overview & Construction" of a cicc v13.0
 //! reverse-engineering book, sections "The getSCEV Entry Point", "NVIDIA Simple Mode" and
-//! "Stage 2 -- Expression size scoring"), and research-facts.md "SCEV facts", which checked
+//! "Stage 2 -- Expression size scoring"), and docs/CICC-FACTS.md "SCEV facts", which checked
 //! the defaults on cicc 13.5: `scalar-evolution-max-expr-size` 384,
 //! `scalar-evolution-max-expr-failures` 100, `scalar-evolution-complexity-control` true (the
 //! name exists in cicc's LLVM 20 copy, not in its LLVM 7 one).

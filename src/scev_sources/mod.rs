@@ -8,7 +8,7 @@
 //! flags, which LLVM's ScalarEvolution reads:
 //!
 //! 1. `range` return attributes on `llvm.nvvm.read.ptx.sreg.*` reads: LLVM 22's intrinsic
-//!    ranges (research-facts.md "SCEV facts": tid.x/y in [0,1024), tid.z [0,64), ntid.x/y
+//!    ranges (docs/CICC-FACTS.md "SCEV facts": tid.x/y in [0,1024), tid.z [0,64), ntid.x/y
 //!    [1,1025), ntid.z [1,65), ctaid.x [0,2^31-1), ctaid.y/z [0,65535), nctaid.x [1,2^31),
 //!    nctaid.y/z [1,65536), warpsize 32), tightened by the kernel's launch bounds
 //!    ([`ranges`]): `nvvm.reqntid` fixes each block dimension (missing ones are 1),

@@ -1,5 +1,5 @@
-//! Special-register value ranges (seed 000, "GPU-Specific SCEV Sources"; research-facts.md,
-//! "SCEV facts"): the hardware ranges LLVM 22's intrinsic table already declares, tightened by
+//! Special-register value ranges (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms"
+//! and "SCEV facts"): the hardware ranges LLVM 22's intrinsic table already declares, tightened by
 //! a kernel's launch bounds. `nvvm.reqntid` fixes each block dimension exactly (missing
 //! dimensions are 1, as in PTX's `.reqntid` and upstream's later NVVMIntrRange); `nvvm.maxntid`
 //! bounds the number of threads in a block, so every dimension is at most the product of its

@@ -1,5 +1,5 @@
 // The SCEV of a load's or store's address with sign extensions distributed through nsw
-// arithmetic (research-facts.md "Address optimization": `sext(x + C)` splits when the inner add
+// arithmetic (docs/CICC-FACTS.md "Address optimization": `sext(x + C)` splits when the inner add
 // is nsw). LLVM keeps `sext({s,+,d})` and `sext(a + b)` whole unless it proves the narrow
 // arithmetic does not wrap, and it rarely does for an IV whose only UB-raising use is an
 // address. The proof here is the access itself: a load or store of a poison address is UB, so

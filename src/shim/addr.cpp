@@ -1,5 +1,5 @@
-// ScalarEvolution for the address passes (the passes are src/addr, in Rust; research-facts.md
-// "Address optimization (SCEV-CGP, BASR, CBE) as the binary has it"). LLVM's C API has no
+// ScalarEvolution for the address passes (the passes are src/addr, in Rust; docs/CICC-FACTS.md
+// "Address optimization"). LLVM's C API has no
 // ScalarEvolution and no SCEVExpander, so Rust asks this file, per function and phase, for:
 // a pointer's SCEV (nv-scev's expression, or for a load's or store's address the exact one of
 // access_scev.cpp) encoded as a preorder array; the base expression Rust split off, built back

@@ -1,4 +1,4 @@
-// The pass wrappers of nv-remat (src/remat; research-facts.md "Register pressure and
+// The pass wrappers of nv-remat (src/remat; docs/CICC-FACTS.md "Register pressure and
 // rematerialization"): the new-PM function pass `nv-remat` (opt -passes=nv-remat) and the
 // legacy FunctionPass of the same name that src/codegen.rs inserts into llc's NVPTX pipeline
 // after nvptx-lower-aggr-copies (knob do-remat), and their registration. Each obtains the
