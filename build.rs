@@ -1,6 +1,6 @@
 //! Build script: finds LLVM 22 (LLVM_CONFIG, else llvm-config-22, else Debian's path),
 //! compiles the C++17 shim in src/shim with `cc`, and links libLLVM dynamically
-//! (DESIGN.md, "Verified platform facts": opt/llc/clang share libLLVM.so.22.1).
+//! (docs/ARCHITECTURE.md, "Platform facts": opt/llc/clang share libLLVM.so.22.1).
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 # nvopt bench: compiles every kernel in bench/kernels with upstream LLVM 22, nvopt and NVIDIA's
 # nvcc (optionally cicc nvvm-latest on the same clang IR) and reports ptxas registers/spills,
 # PTX/SASS instruction counts, register-to-register movs and compile-time ratios
-# (evaluation.md; DESIGN.md "Measuring"). Writes results.tsv, summary.md, failures.tsv and PNG
+# (docs/ARCHITECTURE.md "Measuring"). Writes results.tsv, summary.md, failures.tsv and PNG
 # charts into --out (default build/bench/<level>/, <level>-quick/ with --quick, -maxregN appended
 # with --maxreg N). Exits 1 when anything failed.
 # `--variant NAME:KNOB=V,...` adds a column nvopt:NAME: nvopt's optimized IR through llc with

@@ -1,6 +1,6 @@
-# PNG charts for the bench (evaluation.md: "with a chart (PNG) where a person would rather look
-# than read"). Reads results.tsv, writes into the output folder. Needs matplotlib: bench.py runs
-# it with build/bench-venv's python.  Usage: charts.py results.tsv OUTDIR
+# PNG charts for the bench (docs/ARCHITECTURE.md "Measuring"). Reads results.tsv, writes into the
+# output folder. Needs matplotlib: bench.py runs it with build/bench-venv's python.
+# Usage: charts.py results.tsv OUTDIR
 import csv
 import os
 import sys

@@ -1,4 +1,4 @@
-# Parsers for the bench's per-function figures (evaluation.md "Figures, per kernel entry"):
+# Parsers for the bench's per-function figures (docs/ARCHITECTURE.md "Measuring"):
 # ptxas -v registers / spills / stack frame, PTX instruction and register-to-register mov
 # counts, SASS instruction counts from cuobjdump -sass, and the instructions inside loops of
 # both (a loop: the instructions from a label to a later branch back to it; issue 5's

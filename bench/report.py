@@ -1,8 +1,8 @@
-# Turns the per-file results into the bench outputs (evaluation.md "Report per kernel and as
-# geometric means of ratios"): results.tsv (one row per kernel entry and compiler),
-# summary.md (geomean ratio table, totals, per-kernel table, the ten entries where nvopt is
-# furthest behind, ptx_check findings, failures) and failures.tsv. Variant columns nvopt:NAME
-# (bench.py --variant) are compared with nvopt; bench/ab.py prints their per-entry A/B tables.
+# Turns the per-file results into the bench outputs (docs/ARCHITECTURE.md "Measuring": per kernel
+# and as geometric means of ratios): results.tsv (one row per kernel entry and compiler), summary.md
+# (geomean ratio table, totals, per-kernel table, the ten entries where nvopt is furthest behind,
+# ptx_check findings, failures) and failures.tsv. Variant columns nvopt:NAME (bench.py --variant)
+# are compared with nvopt; bench/ab.py prints their per-entry A/B tables.
 import math
 import os
 

@@ -1,7 +1,7 @@
 # Compiles one kernel file with every compiler, repeats the timed steps, checks the LLVM
 # pipelines with -verify-each / -verify-machineinstrs, assembles each PTX with ptxas -v and
 # disassembles it with cuobjdump -sass, runs scripts/ptx_check.py's address-space lint on it,
-# and collects the per-entry figures (evaluation.md "Figures, per kernel entry"; failures are
+# and collects the per-entry figures (docs/ARCHITECTURE.md "Measuring"; failures are
 # recorded, never skipped). Variant columns (nvopt:NAME) rerun only llc on the nvopt column's
 # optimized IR with extra knobs.
 import os

@@ -1,7 +1,7 @@
 # Finds (and on first use installs) the tools the bench needs: LLVM 22 (clang++, opt, llc),
 # NVIDIA's wheels via scripts/nvidia-tools.sh, the nvopt plugin via scripts/build.sh, and a
-# matplotlib venv in build/bench-venv for the charts. Follows evaluation.md ("Three compilers",
-# "Installing the NVIDIA reference tools") and the bench brief (one command from a fresh clone).
+# matplotlib venv in build/bench-venv for the charts. Follows docs/ARCHITECTURE.md "Measuring" (the
+# three compilers, the NVIDIA tools as wheels) and the bench brief (one command from a fresh clone).
 import os
 import shutil
 import subprocess

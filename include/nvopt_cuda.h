@@ -1,8 +1,8 @@
 // Compatibility header: lets one .cu file compile with NVIDIA's nvcc and with clang-22 in CUDA
-// device mode without any CUDA SDK (DESIGN.md: `-nocudainc -nocudalib`, define `__global__`
-// etc. yourself). Under nvcc, and under clang with a CUDA installation (--cuda-path, whose
-// runtime wrapper clang includes first), the real CUDA headers are already in effect and this
-// is a no-op.
+// device mode without any CUDA SDK (docs/ARCHITECTURE.md "Platform facts": `-nocudainc -nocudalib`,
+// define `__global__` etc. yourself). Under nvcc, and under clang with a CUDA installation
+// (--cuda-path, whose runtime wrapper clang includes first), the real CUDA headers are already in
+// effect and this is a no-op.
 #ifndef NVOPT_CUDA_H
 #define NVOPT_CUDA_H
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes an NVPTX module whose functions make N address computations, for nv-scev's gating
-tests and its scaling measurement (issue 4; seed 000, "NVIDIA Simple Mode").
+tests and its scaling measurement (issue 4; docs/CICC-FACTS.md, "getSCEV gating (simple mode)").
 
 Each step k loads a stride s_k (an opaque value to SCEV), adds it to the running offset
 (off_k = off_(k-1) + s_k, so LLVM's expression for off_k has k+1 nodes) and stores through

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs NVIDIA's reference tools (nvcc, ptxas, cicc, cuobjdump, nvdisasm) from their PyPI
-# wheels, and CMake and ninja (best effort), into build/nvidia-venv (evaluation.md, "Installing
-# the NVIDIA reference tools") and prints `export` lines for NVOPT_NVIDIA_BIN (nvcc, ptxas,
+# wheels, and CMake and ninja (best effort), into build/nvidia-venv (docs/ARCHITECTURE.md,
+# "Measuring") and prints `export` lines for NVOPT_NVIDIA_BIN (nvcc, ptxas,
 # cuobjdump, nvdisasm),
 # NVOPT_NVVM_BIN (cicc) and NVOPT_NVIDIA_INCLUDE. Test and bench tool only: nothing in the
 # plugin depends on it. Exits 1 (with the reason on stderr) when the wheels cannot be had.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints an LLVM pipeline string (opt -print-pipeline-passes) as a tree, one pass or adaptor per
-line, two spaces per nesting level: the layout of reference/cicc-pipelines/*.txt. With
+line, two spaces per nesting level: the layout of cicc's printed pipelines
+(docs/CICC-FACTS.md "The printed pipelines"). With
 --leaves, prints only leaf pass names (no parameters, adaptors or analyses), one per line."""
 import sys
 

@@ -51,7 +51,7 @@
 //! - nvopt's extension reuse (src/ext_reuse; not a cicc pass: it gives ptxas the 32-bit
 //!   extension nvcc's PTX has where LSR rebuilt a thread rank in 64 bits), after the passes
 //!   at `codegenprepare` that expand ScalarEvolution expressions and before `nv-cssa`;
-//! - the PHI-operand (CSSA) coalescing pass (src/cssa; seed 002 "CSSA Coalescing": cicc
+//! - the PHI-operand (CSSA) coalescing pass (src/cssa; docs/CICC-FACTS.md "CSSA coalescing": cicc
 //!   coalesces PHI operands before PHI elimination), as late as possible in the IR part of the
 //!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
 //!   there, so that nothing rewrites the PHI operands between nv-cssa and instruction
@@ -70,8 +70,8 @@
 //! - cicc's `param-opt` (src/param_opt; in cicc right after ISel), after `machine-sink`: early
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
-//! - the NVPTX copy coalescer (src/coalesce; seed 002 "Register Coalescing": cicc runs its own
-//!   coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
+//! - the NVPTX copy coalescer (src/coalesce; docs/CICC-FACTS.md "Register coalescing": cicc runs
+//!   its own coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
 //! - the launch-configuration reads first (src/sreg_order; not a cicc pass: it gives ptxas the
 //!   order nvcc's PTX has), right after the machine scheduler, which would reorder them.
 //!

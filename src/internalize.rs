@@ -39,10 +39,10 @@
 //! Where it runs: first in the module pipeline of every optimizing level (O1-O3 and the three
 //! fast-compile levels; not O0), before the first `globaldce`, which then removes the
 //! internal functions nothing calls, and before the inliner, `globalopt`, `ipsccp`,
-//! `deadargelim` and `argpromotion`, which need internal linkage. cicc has no slot for it in
-//! its printed optimizer pipelines (reference/cicc-pipelines): cicc runs its LNK stage (the
-//! NVVM linker with libdevice, before the OPT stage that prints the pipeline; "LNK -> OPT ->
-//! LLC" in the cicc reverse-engineering book's entry-point page), where whole-program
+//! `deadargelim` and `argpromotion`, which need internal linkage. cicc has no slot for it in its
+//! printed optimizer pipelines (docs/CICC-FACTS.md "The printed pipelines"): cicc runs its LNK
+//! stage (the NVVM linker with libdevice, before the OPT stage that prints the pipeline; "LNK ->
+//! OPT -> LLC" in the book page "Entry Point & CLI", docs/SOURCES.md), where whole-program
 //! internalization belongs, so nvopt's earliest sensible point is the pipeline's start.
 //!
 //! Knob: `-nv-rdc` (default off) keeps today's linkage for relocatable device code (nvcc

@@ -1,6 +1,6 @@
 //! nvopt: an LLVM 22 pass plugin that makes stock `opt`, `llc` and `clang -fpass-plugin` run
-//! NVIDIA cicc's NVPTX optimization flow (DESIGN.md). This file is the plugin entry:
-//! `llvmGetPassPluginInfo` (defined in Rust, DESIGN.md "Verified platform facts") and the
+//! NVIDIA cicc's NVPTX optimization flow (docs/ARCHITECTURE.md). This file is the plugin entry:
+//! `llvmGetPassPluginInfo` (defined in Rust, docs/ARCHITECTURE.md "Platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
 pub mod addr;
 pub mod array_alignment;

@@ -1,5 +1,5 @@
 //! A small stderr logger for the `log` crate, switched by the `nv-log-level` knob (LLVM's
-//! `-debug-only` is compiled out of Debian's LLVM, DESIGN.md).
+//! `-debug-only` is compiled out of Debian's LLVM, docs/ARCHITECTURE.md "Platform facts").
 use log::{Level, LevelFilter, Log, Metadata, Record};
 
 struct KnobLogger;

@@ -1,5 +1,5 @@
 // Grid-stride loops: saxpy and a three-stream triad, latency-bound and as a large stream (bench
-// corpus, evaluation.md "Kernels").
+// corpus, docs/ARCHITECTURE.md "Measuring").
 #include "nvopt_cuda.h"
 
 extern "C" __global__ void saxpy_gridstride(int n, float a, const float *__restrict__ x,

@@ -1,5 +1,5 @@
 // Warp-stride loop: one warp per matrix row, lanes walk the columns 32 apart, then a shuffle
-// reduction (bench corpus, evaluation.md "Kernels").
+// reduction (bench corpus, docs/ARCHITECTURE.md "Measuring").
 #include "nvopt_cuda.h"
 
 extern "C" __global__ void rowsum_warpstride(const float *__restrict__ m, float *__restrict__ out,

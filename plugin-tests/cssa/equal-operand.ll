@@ -1,8 +1,8 @@
-;; nv-cssa's equal-operand rewrite (src/cssa/plan.rs; seed 002 "CSSA Coalescing"): the remainder
-;; loop after a loop unrolled by 4 starts from the trip count %unroll, which stays live around the
-;; outer loop, so PHI elimination's copy of it into %r0 interferes and stays a mov. The unrolled
-;; loop's exit test (`icmp eq %unroll, %k4`) proves %k4 equal to %unroll on the only path into
-;; main.exit, and %k4 dies there: nv-cssa makes %k4 the operand and the copy coalesces.
+;; nv-cssa's equal-operand rewrite (src/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the
+;; remainder loop after a loop unrolled by 4 starts from the trip count %unroll, which stays live
+;; around the outer loop, so PHI elimination's copy of it into %r0 interferes and stays a mov. The
+;; unrolled loop's exit test (`icmp eq %unroll, %k4`) proves %k4 equal to %unroll on the only path
+;; into main.exit, and %k4 dies there: nv-cssa makes %k4 the operand and the copy coalesces.
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-cssa -verify-each -pass-remarks=nv-cssa %s -S -o - 2>%t.remarks | FileCheck %s --check-prefix=IR
 ;; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ;; RUN: %llc --load-pass-plugin=%plugin -O3 -mcpu=sm_90 -verify-machineinstrs -cssa-coalesce=1 -nv-stats %s -o %t.on.ptx 2>%t.stats

@@ -1,9 +1,9 @@
-;; nv-cssa's sink rewrite (src/cssa/plan.rs; seed 002 "CSSA Coalescing"): the loop compares the
-;; old value of %i after %i.next is computed, so %i and %i.next are live at once and PHI
-;; elimination's copy into %i stays a mov inside the loop. nv-cssa moves %i.next below the
-;; compare (its last read of %i); then the copy coalesces. The limit is loaded in the loop, so
-;; the trip count is unknown and nvopt's LSR gate keeps llc's LSR off this loop (it would
-;; rewrite the IV itself).
+;; nv-cssa's sink rewrite (src/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the loop
+;; compares the old value of %i after %i.next is computed, so %i and %i.next are live at once and
+;; PHI elimination's copy into %i stays a mov inside the loop. nv-cssa moves %i.next below the
+;; compare (its last read of %i); then the copy coalesces. The limit is loaded in the loop, so the
+;; trip count is unknown and nvopt's LSR gate keeps llc's LSR off this loop (it would rewrite the IV
+;; itself).
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-cssa -verify-each -pass-remarks=nv-cssa %s -S -o - 2>%t.remarks | FileCheck %s --check-prefix=IR
 ;; RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 ;; RUN: %llc --load-pass-plugin=%plugin -O3 -mcpu=sm_90 -verify-machineinstrs -cssa-coalesce=1 %s -o - | FileCheck %s --check-prefix=ON

@@ -1,4 +1,4 @@
-; Block-stride loops {tid,+,ntid} (seed 000 "Warp-Stride and Grid-Stride Loop Patterns"),
+; Block-stride loops {tid,+,ntid} (docs/CICC-FACTS.md "GPU SCEV sources and stride idioms"),
 ; in the header-tested shape nv-scev-sources sees in the pipeline (after inlining, before
 ; loop-rotate). With `c < n`, n a 16-bit count: c <= 65534 and ntid <= 1024, so the increment
 ; can carry nsw, and nuw since c starts at tid >= 0. SCEV before/after (both rotated as in the

@@ -1,5 +1,5 @@
-; Grid-stride loops {ctaid*ntid+tid,+,ntid*nctaid} (seed 000 "Warp-Stride and Grid-Stride
-; Loop Patterns"). 64-bit indices from 32-bit registers are where range proofs work:
+; Grid-stride loops {ctaid*ntid+tid,+,ntid*nctaid} (docs/CICC-FACTS.md "GPU SCEV
+; sources and stride idioms"). 64-bit indices from 32-bit registers are where range proofs work:
 ; ntid*nctaid < 2^41, so the stride, the start and (with a 32-bit bound) the increment cannot
 ; wrap. SCEV before/after (rotated as in the pipeline): the recurrence goes from no flags to
 ; <nuw><nsw>; the start and stride arithmetic gets nuw/nsw

@@ -1,5 +1,6 @@
-; Loops where nothing is provable keep their flags as they are (seed 000's grid-stride nuw
-; claim does not hold for 32-bit indices). Each function is a case the proof must reject.
+; Loops where nothing is provable keep their flags as they are (the book's grid-stride nuw claim
+; does not hold for 32-bit indices: docs/CICC-FACTS.md "GPU SCEV sources and stride idioms"). Each
+; function is a case the proof must reject.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-scev-sources -verify-each -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nv-scev-sources,print<scalar-evolution>' -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=SCEV

@@ -1,9 +1,9 @@
-; Special-register ranges (seed 000 "GPU-Specific SCEV Sources"): launch bounds tighten the
-; hardware ranges LLVM 22 declares on the intrinsics. reqntid fixes each block dimension
-; (missing ones are 1); maxntid bounds every dimension by the thread count (a 16x16 block is a
-; legal launch of a 256-thread kernel); minctasm bounds nothing; non-kernels get no launch
-; bounds; an existing range is only ever narrowed. LLVM 22's nvvm-intr-range uses the reqntid
-; product (256) where nv-scev-sources has the exact dimensions.
+; Special-register ranges (docs/CICC-FACTS.md "GPU SCEV sources and stride idioms"): launch bounds
+; tighten the hardware ranges LLVM 22 declares on the intrinsics. reqntid fixes each block dimension
+; (missing ones are 1); maxntid bounds every dimension by the thread count (a 16x16 block is a legal
+; launch of a 256-thread kernel); minctasm bounds nothing; non-kernels get no launch bounds; an
+; existing range is only ever narrowed. LLVM 22's nvvm-intr-range uses the reqntid product (256)
+; where nv-scev-sources has the exact dimensions.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-scev-sources -verify-each -S %s | FileCheck %s
 ; RUN: %opt -passes=nvvm-intr-range -S %s | FileCheck %s --check-prefix=UPSTREAM
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-scev-sources -nv-stats -disable-output %s 2>&1 \

@@ -1,4 +1,4 @@
-; `special-reassociate-for-threadid` (seed 000: "Don't move back expressions with threadid").
+; `special-reassociate-for-threadid` (docs/CICC-FACTS.md "GPU SCEV sources and stride idioms").
 ; Measured with LLVM 22, the knob has nothing to guard against in these idioms:
 ; 1. reassociate does regroup thread-id sums ((off + tid) + base becomes (base + tid) + off),
 ;    but nv-scev-sources classifies SCEV expressions, which are canonical sums: the idioms and

@@ -1,4 +1,4 @@
-; Warp-stride loops {lane,+,32} (seed 000 "Warp-Stride and Grid-Stride Loop Patterns"). With a
+; Warp-stride loops {lane,+,32} (docs/CICC-FACTS.md "GPU SCEV sources and stride idioms"). With a
 ; constant stride upstream SCEV already proves the recurrence's flags from the loop test, so
 ; for @warp the pass only writes them into the IR (an unsigned loop: clang puts no flags on
 ; `c += 32`) and SCEV's output does not change. With the warpsize register as the stride

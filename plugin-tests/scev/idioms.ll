@@ -1,5 +1,6 @@
-; print<nv-scev> names each loop's stride idiom (seed 000): warp-stride {tid,+,32},
-; block-stride {tid,+,ntid}, grid-stride {ctaid*ntid+tid,+,ntid*nctaid}; other loops are none.
+; print<nv-scev> names each loop's stride idiom (docs/CICC-FACTS.md "GPU SCEV sources and stride
+; idioms"): warp-stride {tid,+,32}, block-stride {tid,+,ntid}, grid-stride
+; {ctaid*ntid+tid,+,ntid*nctaid}; other loops are none.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='print<nv-scev>' -disable-output %s 2>&1 | FileCheck %s
 
 target triple = "nvptx64-nvidia-cuda"

@@ -1,6 +1,6 @@
 // Loop kernels for scripts/difftest.py (issue 7, "Differential execution"): the CUDA loop idioms
-// nv-scev-sources and the address-mode passes rewrite (seed 000 "Warp-Stride and Grid-Stride
-// Loop Patterns"; the proofs of plugin-tests/scev-sources), written so that the flags and ranges
+// nv-scev-sources and the address-mode passes rewrite (docs/CICC-FACTS.md "GPU SCEV sources and
+// stride idioms"; the proofs of plugin-tests/scev-sources), written so that the flags and ranges
 // the passes add hold and a sequential host run can execute them: no barriers, no shared memory,
 // no shuffles; integer arithmetic on random data is unsigned or bounded (no signed overflow).
 // Each `difftest:` line is one kernel's launch (syntax: scripts/difftest.py, class Spec).

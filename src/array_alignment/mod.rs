@@ -86,7 +86,7 @@
 //! cicc 13.5 itself (nvcc and `-nvvm-version=nvvm-latest`, on the same clang IR) raises
 //! private arrays by this rule but was seen leaving statically sized `__shared__ float` arrays
 //! at `.align 4`; its SetGlobalArrayAlignment takes two parameters whose meaning is unknown
-//! (reference/cicc-pipelines/README.md). nvopt raises shared arrays by the same rule as
+//! (docs/CICC-FACTS.md "The printed pipelines"). nvopt raises shared arrays by the same rule as
 //! private ones: the 16-byte vector accesses it enables are cicc's purpose for the pass, and
 //! the padding is at most 12 bytes per array of the block's shared window.
 //!

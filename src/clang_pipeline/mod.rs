@@ -1,8 +1,8 @@
-//! `-nv-pipeline=LEVEL`: nvopt's optimizer inside a normal clang CUDA build (DESIGN.md "How the
-//! flow runs", step 4). With the plugin loaded by `-fpass-plugin=libnvopt.so` and
-//! `-mllvm -nv-pipeline=O3`, clang's device-side compile (an NVPTX module) runs `nvopt<O3>`
-//! in place of clang's `default<O3>`, and its code generator runs at the level's codegen level
-//! (llc -O3 for O3, -O0 at O0 and at every fast-compile level, as cicc). Host compiles (any
+//! `-nv-pipeline=LEVEL`: nvopt's optimizer inside a normal clang CUDA build (docs/ARCHITECTURE.md
+//! "How the flow runs", step 4). With the plugin loaded by `-fpass-plugin=libnvopt.so` and `-mllvm
+//! -nv-pipeline=O3`, clang's device-side compile (an NVPTX module) runs `nvopt<O3>` in place of
+//! clang's `default<O3>`, and its code generator runs at the level's codegen level (llc -O3 for O3,
+//! -O0 at O0 and at every fast-compile level, as cicc). Host compiles (any
 //! other triple) and builds without the option are untouched.
 //!
 //! ```text

@@ -3,11 +3,11 @@
 //! PTX has an unlimited number of virtual registers and ptxas allocates the real ones, so the
 //! point is not to avoid spills but to emit fewer `mov`s and give ptxas simpler live ranges.
 //!
-//! Sources: seed 002 (the chapter "Register Coalescing" of a cicc v13.0 reverse-engineering
-//! book): cicc runs LLVM's RegisterCoalescer and then its own NVPTX coalescer for the NVPTX copy
-//! instructions (its opcodes 440..503) that the generic pass does not handle; that coalescer
-//! takes two budgets, `copy_limit` (copies considered) and `coalesce_limit` (merges before it
-//! gives up), to avoid quadratic time on functions with thousands of copies.
+//! Sources: docs/CICC-FACTS.md, "Register coalescing" (the book page "Register Coalescing",
+//! docs/SOURCES.md source 002): cicc runs LLVM's RegisterCoalescer and then its own NVPTX coalescer
+//! for the NVPTX copy instructions (its opcodes 440..503) that the generic pass does not handle;
+//! that coalescer takes two budgets, `copy_limit` (copies considered) and `coalesce_limit` (merges
+//! before it gives up), to avoid quadratic time on functions with thousands of copies.
 //! docs/CICC-FACTS.md "NVPTX in LLVM 22 (for the coalescer)": upstream NVPTX register classes
 //! are by width only (B1, B16, B32, B64, B128; an f32 lives in a 32-bit register), cicc's
 //! separate float classes and opcode numbers do not exist, and the only move opcodes are
@@ -74,13 +74,14 @@
 //! on the bench that takes PTX register-to-register movs from 93 to 31 (bench/RESULTS.md).
 //! `-pass-remarks=nv-coalesce` names each rewrite and each kept copy.
 //!
-//! Knobs (docs/KNOBS.md): `nv-disable-coalesce`, `nv-coalesce-copy-limit` (seed 002's
+//! Knobs (docs/KNOBS.md): `nv-disable-coalesce`, `nv-coalesce-copy-limit` (cicc's
 //! `copy_limit`, 20000), `nv-coalesce-limit` (its `coalesce_limit`, 10000),
 //! `nv-coalesce-freq-bias` (scale priorities by block frequency), `nv-coalesce-remat`.
 //!
 //! What it leaves alone, and why: copies between different register classes (merging would
 //! change a register's width); 128-bit copies (cicc excludes its Int128Regs class from the
-//! worklist, seed 002); physical registers; every copy whose two registers are live at once
-//! with different values (merging would lose one), unless the source is an immediate move.
+//! worklist, docs/CICC-FACTS.md "Register coalescing"); physical registers; every copy whose two
+//! registers are live at once with different values (merging would lose one), unless the source is
+//! an immediate move.
 pub mod ffi;
 pub mod plan;

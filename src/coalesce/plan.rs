@@ -1,16 +1,17 @@
-//! The copy-coalescing planner of `nv-coalesce` (seed 002, "NVPTX-Specific Coalescer",
-//! phases 2 and 4): which copies are candidates and of which kind, in what order they are
-//! tried, when a failed one is retried, and where the limits stop the work. It sees copies
-//! only as numbers and facts; an [`Oracle`] (LLVM's LiveIntervals, through the shim) answers
-//! the interference question and performs each rewrite the planner decides, one at a time, so
+//! The copy-coalescing planner of `nv-coalesce` (docs/CICC-FACTS.md, "Register coalescing": the
+//! block scan and the worklist): which copies are candidates and of which kind, in what order they
+//! are tried, when a failed one is retried, and where the limits stop the work. It sees copies only
+//! as numbers and facts; an [`Oracle`] (LLVM's LiveIntervals, through the shim) answers the
+//! interference question and performs each rewrite the planner decides, one at a time, so
 //! every answer reflects all earlier merges.
 //!
-//! Seed 002's algorithm, with interference read on LLVM's live intervals: the copy's two
-//! virtual registers interfere when their intervals overlap, except where the destination
-//! holds the value this copy defined while the source still holds the value it copied (both
-//! hold the same bits there; when the copy kills the source the intervals merely touch):
+//! cicc's algorithm (docs/CICC-FACTS.md, "Register coalescing"), with interference read on
+//! LLVM's live intervals: the copy's two virtual registers interfere when their intervals
+//! overlap, except where the destination holds the value this copy defined while the source
+//! still holds the value it copied (both hold the same bits there; when the copy kills the
+//! source the intervals merely touch):
 //! - candidates: same-class virtual-register copies, never across classes; 128-bit registers
-//!   are excluded as in cicc ("Int128Regs is excluded from the coalescing worklist");
+//!   are excluded, as cicc leaves its 128-bit class out of the worklist;
 //! - a min-heap keyed by register number (the copy's destination, defs before uses), ties
 //!   broken by weight (instructions + spill weight + uses of both registers, higher first),
 //!   optionally scaled by the copy's block frequency;
@@ -18,7 +19,7 @@
 //!   succeeded, the lists swap and the second is retried, until a round merges nothing;
 //! - `copy_limit` bounds the candidates considered, `coalesce_limit` the copies removed.
 //!
-//! One addition to the seed (knob `nv-coalesce-remat`): a copy that still interferes after
+//! One addition to cicc's algorithm (knob `nv-coalesce-remat`): a copy that still interferes after
 //! the worklist converged and whose source value is an immediate move is rewritten into that
 //! move (upstream NVPTX marks `MOV_*_i` as cheap but not rematerializable, so LLVM's
 //! RegisterCoalescer leaves these copies). A retry is only asked of the oracle when one of the
@@ -120,7 +121,8 @@ pub struct RegWeight {
 }
 
 impl RegWeight {
-    /// Seed 002's weight (sub_34B7280): instruction count + spill weight + use count.
+    /// cicc's weight (sub_34B7280, docs/CICC-FACTS.md "Register coalescing"): instruction count +
+    /// spill weight + use count.
     pub fn value(&self) -> f64 {
         self.instrs as f64 + self.spill + self.uses as f64
     }
@@ -344,8 +346,8 @@ impl Registers {
     }
 }
 
-/// Runs seed 002's worklist over the copies of one function (`facts` in program order; the
-/// oracle knows copy `i` as id `i`).
+/// Runs cicc's coalescing worklist (docs/CICC-FACTS.md, "Register coalescing") over the copies of
+/// one function (`facts` in program order; the oracle knows copy `i` as id `i`).
 pub fn coalesce(facts: &[Facts], limits: Limits, oracle: &mut dyn Oracle) -> Outcome {
     let mut out = Outcome::default();
     let mut regs = Registers::default();

@@ -1,7 +1,7 @@
 //! `nv-cssa`, cicc's CSSA coalescing stage: PHI operands are coalesced at the SSA level,
-//! before PHI elimination, so that PHI lowering leaves fewer copies (seed 002, the chapter
-//! "Register Coalescing" of a cicc v13.0 reverse-engineering book, section "CSSA Coalescing
-//! (PHI-Specific)", knob `cssa-coalesce`). An IR function pass: `opt -passes=nv-cssa`, and in
+//! before PHI elimination, so that PHI lowering leaves fewer copies (docs/CICC-FACTS.md,
+//! "CSSA coalescing", from the book page "Register Coalescing", docs/SOURCES.md source 002;
+//! knob `cssa-coalesce`). An IR function pass: `opt -passes=nv-cssa`, and in
 //! llc's NVPTX pipeline at -O1..-O3 right after CodeGenPrepare (and after
 //! `codegenpreparescev`, also inserted there), the last IR pass before instruction selection,
 //! so nothing rewrites the PHI operands between nv-cssa and PHI elimination (src/codegen.rs).

@@ -1,4 +1,4 @@
-//! The planner of `nv-cssa` (seed 002, "CSSA Coalescing (PHI-Specific)": coalesce PHI operands
+//! The planner of `nv-cssa` (docs/CICC-FACTS.md, "CSSA coalescing": coalesce PHI operands
 //! at the SSA level, before PHI elimination, so that PHI lowering leaves fewer copies;
 //! docs/CICC-FACTS.md "NVPTX in LLVM 22 (for the coalescer)": the copies that survive LLVM's
 //! RegisterCoalescer and nv-coalesce are PHI rotations, old IV values live after an increment

@@ -1,5 +1,5 @@
-//! Borrowed views of LLVM IR for the passes written in Rust (DESIGN.md "Dependencies": inkwell
-//! 0.11 over llvm-sys 221, linked against the same libLLVM-22 as opt, llc and clang).
+//! Borrowed views of LLVM IR for the passes written in Rust (docs/ARCHITECTURE.md "Dependencies":
+//! inkwell 0.11 over llvm-sys 221, linked against the same libLLVM-22 as opt, llc and clang).
 //!
 //! The C++ pass wrappers hand Rust raw `LLVMValueRef`s of the function they run on. inkwell's
 //! `Module` and `Context` dispose what they wrap when dropped, so this module never builds one

@@ -205,10 +205,10 @@ pub unsafe extern "C" fn nvopt_scev_summary(s: *const State, buf: *mut u8, cap: 
     copy_out(&summary(&s.gate, s.kernel), buf, cap)
 }
 
-/// Writes a loop's stride idiom (seed 000) into `buf`: that of the first of its recurrences
-/// `{start,+,step}` that has one, else "none"; returns the full length. The recurrences come as
-/// one array of nodes in the preorder encoding of src/shim/sreg_terms.h and `2 * n` lengths
-/// (start, step, start, step, ...).
+/// Writes a loop's stride idiom (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms") into
+/// `buf`: that of the first of its recurrences `{start,+,step}` that has one, else "none"; returns
+/// the full length. The recurrences come as one array of nodes in the preorder encoding of
+/// src/shim/sreg_terms.h and `2 * n` lengths (start, step, start, step, ...).
 ///
 /// # Safety
 /// `nodes` holds the sum of the `2 * n` lengths in `lens`; `buf` has `cap` writable bytes.

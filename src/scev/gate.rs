@@ -1,14 +1,14 @@
-//! cicc's getSCEV gating around LLVM's ScalarEvolution (seed 000, "The getSCEV Entry Point" and
-//! "NVIDIA Simple Mode"). A query is answered from the cache first. Simple mode (complexity
+//! cicc's getSCEV gating around LLVM's ScalarEvolution (docs/CICC-FACTS.md, "getSCEV
+//! gating (simple mode)"). A query is answered from the cache first. Simple mode (complexity
 //! control on): past `scalar-evolution-max-expr-failures` failures every new value is Unknown
 //! (cached); a value scoring over `scalar-evolution-max-expr-size` is Unknown (cached, one more
 //! failure); otherwise the mode is toggled off and the value is built with a fresh recursion
 //! budget. Normal mode: each uncached query counts against
 //! `scalar-evolution-max-recursion-depth`, except in kernels, which bypass the budget.
 //!
-//! Building is an explicit worklist (seed 000's sub_DD8130 is non-recursive too): the operands
-//! a node is built from are queried first, each query being a normal-mode getSCEV. The host
-//! builds a node either by asking LLVM's ScalarEvolution for it (when no operand was gated,
+//! Building is an explicit worklist (cicc's builder, sub_DD8130, is non-recursive too): the
+//! operands a node is built from are queried first, each query being a normal-mode getSCEV. The
+//! host builds a node either by asking LLVM's ScalarEvolution for it (when no operand was gated,
 //! LLVM's answer is the same expression with LLVM's own wrap flags) or from the gated operand
 //! expressions (a node whose operand was gated is "tainted").
 use super::score::{score, Config, Node, ScevId, Score, ScoreGraph, ValueId};
@@ -137,7 +137,7 @@ impl Gate {
         self.cache.get(&v).map(|e| e.scev)
     }
 
-    /// seed 000's getSCEV.
+    /// cicc's getSCEV.
     pub fn get(&mut self, host: &mut impl Host, v: ValueId) -> ScevId {
         if let Some(e) = self.cache.get(&v) {
             return e.scev;
@@ -171,7 +171,7 @@ impl Gate {
     }
 
     /// The worklist: a `Query` is a normal-mode getSCEV (kernels bypass the budget; an Unknown
-    /// for a spent budget is kept only for the build in progress, in `spent`, as seed 000's
+    /// for a spent budget is kept only for the build in progress, in `spent`, as cicc's
     /// normal path returns it uncached); a `Build` first queries the operands.
     fn run(&mut self, host: &mut impl Host, first: Step, root: ValueId) -> ScevId {
         let mut spent: HashMap<ValueId, ScevId> = HashMap::new();
@@ -265,7 +265,7 @@ impl Gate {
     }
 }
 
-/// The scorer's view: the wrapper's cache is the SCEV cache seed 000's scorer consults.
+/// The scorer's view: the wrapper's cache is the SCEV cache cicc's scorer consults.
 struct WithCache<'a, H> {
     host: &'a mut H,
     cache: &'a HashMap<ValueId, Entry>,

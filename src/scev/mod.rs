@@ -8,9 +8,9 @@
 //! answers. Upstream passes keep using LLVM's own ScalarEvolution; nv-scev does not replace it
 //! for them (nv-scev-sources, src/scev_sources, gives them GPU facts through the IR instead).
 //!
-//! Sources: seed 000 (the chapter "ScalarEvolution Overview & Construction" of a cicc v13.0
-//! reverse-engineering book, sections "The getSCEV Entry Point", "NVIDIA Simple Mode" and
-//! "Stage 2 -- Expression size scoring"), and docs/CICC-FACTS.md "SCEV facts", which checked
+//! Sources: docs/CICC-FACTS.md "getSCEV gating (simple mode)" (the getSCEV entry point, simple
+//! mode and its expression-size scoring, from the book page "ScalarEvolution Overview &
+//! Construction", docs/SOURCES.md source 000), and docs/CICC-FACTS.md "SCEV facts", which checked
 //! the defaults on cicc 13.5: `scalar-evolution-max-expr-size` 384,
 //! `scalar-evolution-max-expr-failures` 100, `scalar-evolution-complexity-control` true (the
 //! name exists in cicc's LLVM 20 copy, not in its LLVM 7 one).
@@ -68,9 +68,10 @@
 //! What it leaves to LLVM, and why: PHI recurrences and opcodes other than the ones above are
 //! built by LLVM (cicc's gate only decides *whether* a value gets an expression, not what the
 //! expression is); trip counts and ranges are LLVM's. A value met again on its own operand path
-//! (a PHI cycle) adds nothing to its score: the seed's recursive scorer would not terminate
-//! there. Measured cost against function size (linear with the control on, N^1.8 for LLVM's
-//! own analysis on the same chain): bench/RESULTS.md "nv-scev: scaling with function size".
+//! (a PHI cycle) adds nothing to its score: cicc's recursive scorer, as the book describes it,
+//! would not terminate there. Measured cost against function size (linear with the control on,
+//! N^1.8 for LLVM's own analysis on the same chain): bench/RESULTS.md "nv-scev: scaling with
+//! function size".
 pub mod ffi;
 pub mod gate;
 pub mod score;

@@ -1,10 +1,11 @@
-//! cicc's expression-size scorer (seed 000, "Stage 2 -- Expression size scoring", sub_DB3670):
+//! cicc's expression-size scorer (docs/CICC-FACTS.md, "getSCEV gating (simple mode)", sub_DB3670):
 //! constants and arguments score 1, values SCEV cannot model 0, a value that already has a
 //! SCEV scores that SCEV's node count, any other instruction 1 + its loop depth + the scores of
 //! its operands, then the configuration bits (bit 0: x3/2, bit 1: + 2 x depth). The walk is
 //! iterative (a 100,000-deep chain must not overflow the stack) and stops as soon as the score
 //! passes the limit, so one query costs O(limit). A value met again on its own operand path (a
-//! PHI cycle) adds nothing: the seed's recursion would not terminate there.
+//! PHI cycle) adds nothing: cicc's recursive scorer, as the book describes
+//! it, would not terminate there.
 use std::collections::HashSet;
 
 /// An LLVM `Value*` as the shim hands it over.
@@ -73,7 +74,7 @@ struct Frame {
     acc: u64,
 }
 
-/// Scores `root` against `limit` (seed 000's expressionComplexity). `open` is the sum of the
+/// Scores `root` against `limit` (cicc's expressionComplexity). `open` is the sum of the
 /// partial scores of the instructions still being walked: a lower bound of the root's score,
 /// so the walk stops as soon as it passes the limit, however deep the chain.
 pub fn score(g: &mut impl ScoreGraph, root: ValueId, limit: u64, config: Config) -> Score {

@@ -1,5 +1,5 @@
-//! CUDA loop-idiom classifier over SCEV-like expression trees (seed 000, "Warp-Stride and
-//! Grid-Stride Loop Patterns": `{tid,+,32}` warp-stride, `{tid,+,ntid}` block-stride,
+//! CUDA loop-idiom classifier over SCEV-like expression trees (docs/CICC-FACTS.md, "GPU SCEV
+//! sources and stride idioms": `{tid,+,32}` warp-stride, `{tid,+,ntid}` block-stride,
 //! `{ctaid*ntid+tid,+,ntid*nctaid}` grid-stride). Pure data: `nv-scev-sources` builds the trees
 //! from LLVM's SCEV of a loop's start and step, and `print<nv-scev>` reuses [`classify`].
 

@@ -1,11 +1,10 @@
 //! `nv-scev-sources`: writes GPU facts into the IR so that every upstream SCEV consumer
-//! (IndVarSimplify, LoopVectorize, LSR, the unroller) sees them. cicc's ScalarEvolution knows
-//! the value ranges of the special registers (thread and block indices and dimensions) and
-//! recognizes CUDA's stride loops (seed 000, the ScalarEvolution chapter of a cicc v13.0
-//! reverse-engineering book: "GPU-Specific SCEV Sources", "Warp-Stride and Grid-Stride Loop
-//! Patterns", "Aggressive Positive Stride Analysis"). Upstream passes use LLVM's own
-//! ScalarEvolution, so nvopt's own function pass states the same facts as IR attributes and
-//! flags, which LLVM's ScalarEvolution reads:
+//! (IndVarSimplify, LoopVectorize, LSR, the unroller) sees them. cicc's ScalarEvolution knows the
+//! value ranges of the special registers (thread and block indices and dimensions) and recognizes
+//! CUDA's stride loops (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms", from the book
+//! page "ScalarEvolution Overview & Construction", docs/SOURCES.md source 000). Upstream passes use
+//! LLVM's own ScalarEvolution, so nvopt's own function pass states the same facts as IR attributes
+//! and flags, which LLVM's ScalarEvolution reads:
 //!
 //! 1. `range` return attributes on `llvm.nvvm.read.ptx.sreg.*` reads: LLVM 22's intrinsic
 //!    ranges (docs/CICC-FACTS.md "SCEV facts": tid.x/y in [0,1024), tid.z [0,64), ntid.x/y

@@ -1,8 +1,8 @@
-//! No-wrap proofs for `nv-scev-sources` (seed 000, "Warp-Stride and Grid-Stride Loop Patterns"
-//! and "Aggressive Positive Stride Analysis"): which of `nuw`/`nsw` an induction increment
-//! `next = add i, step` (or a stride/start `add`/`mul`) can carry, from value bounds and the
-//! loop test that guards it. Only facts that hold on every execution are derived; a flag that
-//! is already present is kept (its poison semantics are part of the program).
+//! No-wrap proofs for `nv-scev-sources` (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms"):
+//! which of `nuw`/`nsw` an induction increment `next = add i, step` (or a stride/start `add`/`mul`)
+//! can carry, from value bounds and the loop test that guards it. Only facts that hold on every
+//! execution are derived; a flag that is already present is kept (its poison semantics are part of
+//! the program).
 //!
 //! The proof for an increment (widths up to 64 bits, arithmetic done exactly in i128):
 //! * A guard says the loop only goes on while `t PRED bound` (PRED one of slt, sle, ult, ule)

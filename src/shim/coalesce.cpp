@@ -1,5 +1,5 @@
 // Adapts LLVM's MachineFunction and LiveIntervals to nv-coalesce's planner (src/coalesce;
-// seed 002 "Register Coalescing"; docs/CICC-FACTS.md "NVPTX in LLVM 22 (for the coalescer)"):
+// docs/CICC-FACTS.md "Register coalescing" and "NVPTX in LLVM 22 (for the coalescer)"):
 // the legacy MachineFunctionPass `nv-coalesce` and its PassRegistry entry (llc -run-pass; the
 // codegen callback, src/shim/codegen.cpp with src/codegen.rs, puts it after RegisterCoalescer), the facts collected per copy (COPY and the isMoveReg MOV_B*_r), and the oracle
 // calls that keep LiveIntervals exact after each rewrite: interference (overlap of the two

@@ -1,4 +1,4 @@
-// The TargetPassConfig callback (DESIGN.md "Verified platform facts", "How the flow runs"). LLVM
+// The TargetPassConfig callback (docs/ARCHITECTURE.md "Platform facts", "How the flow runs"). LLVM
 // calls it whenever llc or clang builds a legacy codegen pipeline, for every target, before any
 // pass is added; opt never calls it. Rust (src/codegen.rs) says which nvopt passes this pipeline
 // gets and after which upstream pass each goes, both by registered pass name; this file only

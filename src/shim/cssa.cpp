@@ -1,4 +1,4 @@
-// The pass wrappers of nv-cssa (src/cssa; seed 002 "CSSA Coalescing (PHI-Specific)"): the
+// The pass wrappers of nv-cssa (src/cssa; docs/CICC-FACTS.md "CSSA coalescing"): the
 // new-PM function pass `nv-cssa` (opt -passes=nv-cssa) and the legacy FunctionPass of the same
 // name that src/codegen.rs inserts into llc's NVPTX pipeline after CodeGenPrepare (knob
 // cssa-coalesce), and their registration. Each obtains the function's DominatorTree and an

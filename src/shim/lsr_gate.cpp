@@ -1,6 +1,6 @@
 // The legacy loop pass `nv-lsr-gate-pass` (switched by the knob `nv-lsr-gate`; a legacy pass
 // name must differ from every knob, since opt turns each registered legacy pass into an option):
-// cicc's LSR gates (docs/CICC-FACTS.md "NVIDIA LSR knobs"; seed 000: disable-unknown-trip-lsr,
+// cicc's LSR gates (docs/CICC-FACTS.md "NVIDIA LSR knobs": disable-unknown-trip-lsr,
 // lsr-check-rp / lsr-rp-limit) around llc's stock LoopStrengthReduce, which stays in the
 // pipeline unchanged. src/shim/codegen.cpp inserts this
 // pass after `canon-freeze`, i.e. right before `loop-reduce` in the same loop pass manager, so

@@ -1,7 +1,7 @@
-// Adapts LLVM's ScalarEvolution to nvopt's getSCEV gate (src/scev; seed 000, "NVIDIA Simple
-// Mode"): the new-PM function analysis `nv-scev`, its printer `print<nv-scev>` (in the style of
-// print<scalar-evolution>), and the accessors the gate calls (value kinds, operands, SCEV node
-// counts, building a node from operand expressions). Every decision is in Rust.
+// Adapts LLVM's ScalarEvolution to nvopt's getSCEV gate (src/scev; docs/CICC-FACTS.md, "getSCEV
+// gating (simple mode)"): the new-PM function analysis `nv-scev`, its printer `print<nv-scev>` (in
+// the style of print<scalar-evolution>), and the accessors the gate calls (value kinds, operands,
+// SCEV node counts, building a node from operand expressions). Every decision is in Rust.
 #include "scev.h"
 #include "sreg_terms.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -255,7 +255,7 @@ void printCount(raw_ostream &OS, const Loop *L, const SCEV *S, const char *What)
     OS << What << " is " << *S << "\n";
 }
 
-// The stride idiom of the loop (seed 000, "Warp-Stride and Grid-Stride Loop Patterns"), which
+// The stride idiom of the loop (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms"), which
 // Rust picks from the affine recurrences of this loop among its header PHIs.
 std::string idiomOf(NVScev &R, const Loop *L) {
   SregTerms Terms;

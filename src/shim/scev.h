@@ -1,5 +1,6 @@
 // The nv-scev analysis adapter (src/shim/scev.cpp): LLVM's ScalarEvolution behind nvopt's getSCEV
-// gate (src/scev, seed 000 "NVIDIA Simple Mode"). The plugin's own SCEV users ask this result.
+// gate (src/scev; docs/CICC-FACTS.md "getSCEV gating (simple mode)"). The plugin's own SCEV users
+// ask this result.
 #pragma once
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"

@@ -1,8 +1,8 @@
-// The `nv-scev-sources` new-PM function pass: the LLVM adapter of src/scev_sources (seed 000,
-// "GPU-Specific SCEV Sources", "Warp-Stride and Grid-Stride Loop Patterns"). It walks the
-// function (special-register calls, loops, header PHIs, the branches that guard their
-// increments), hands Rust the facts (launch-bound attributes, SCEV trees and ranges, compare
-// predicates) and applies what Rust returns: `range` return attributes and nuw/nsw flags.
+// The `nv-scev-sources` new-PM function pass: the LLVM adapter of src/scev_sources
+// (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms"). It walks the function
+// (special-register calls, loops, header PHIs, the branches that guard their increments), hands
+// Rust the facts (launch-bound attributes, SCEV trees and ranges, compare predicates) and applies
+// what Rust returns: `range` return attributes and nuw/nsw flags.
 // No decisions here.
 #include "llvm/Analysis/AssumptionCache.h"
 #include "search_budgets.h"
