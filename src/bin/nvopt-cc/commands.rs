@@ -26,6 +26,8 @@ use std::path::{Path, PathBuf};
 /// Everything resolved before any stage runs.
 pub struct Setup {
     pub root: PathBuf,
+    /// The folder of `nvopt_cuda.h` (toolchain::include_dir).
+    pub include: PathBuf,
     pub clang: PathBuf,
     pub opt: PathBuf,
     pub llc: PathBuf,
@@ -72,7 +74,7 @@ pub fn clang(
     }
     cmd.push(format!("--cuda-gpu-arch={}", setup.target.front_end_arch()));
     cmd.push(format!("--cuda-feature=+ptx{}", setup.ptx));
-    cmd.push(format!("-I{}", setup.root.join("include").display()));
+    cmd.push(format!("-I{}", setup.include.display()));
     if o.level() == "O0" {
         cmd.extend(["-O0".into(), "-Xclang".into(), "-disable-O0-optnone".into()]);
     } else {
@@ -256,6 +258,7 @@ mod tests {
     fn setup(cuda: Cuda, math: Math) -> Setup {
         Setup {
             root: "/r".into(),
+            include: "/r/include".into(),
             clang: "/b/clang++".into(),
             opt: "/b/opt".into(),
             llc: "/b/llc".into(),

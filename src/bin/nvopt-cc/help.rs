@@ -38,7 +38,8 @@ target and output:
   -ptx | -cubin                write PTX (default) or a cubin assembled by ptxas (needs ptxas
                                and a real sm_XX target; also --ptx, --cubin)
   -o FILE                      output file (default: each INPUT's stem + .ptx or .cubin in the
-                               current directory; - for stdout); one input only
+                               current directory; - for stdout); one input only. A name other
+                               than *.ptx/*.cubin builds a program (see whole programs)
   --ptx-isa NN                 PTX ISA version, e.g. 80 or 8.0 (also --ptx=NN; default:
                                max(8.0, llc-22's minimum for ARCH))
 
@@ -63,11 +64,14 @@ code generation (as nvcc passes them to cicc and ptxas; in whole-program mode th
 front end (.cu only; in whole-program mode every source):
   -I DIR, -D M[=V], -U M       also --include-path, --define-macro, --undefine-macro
   -include FILE, -isystem DIR  also --pre-include FILE
-  --cuda-path DIR              CUDA installation for clang (headers, libdevice): a CUDA
-                               toolkit, or `none` for no CUDA headers (clang's builtins and
-                               include/nvopt_cuda.h only). Default: $NVOPT_CUDA_PATH, else
-                               <root>/build/cuda assembled from NVIDIA's wheels by
-                               scripts/cuda-path.sh when they are installed, else none
+  --cuda-path DIR              CUDA installation for clang (headers, libdevice; for programs
+                               also libcudart, ptxas, fatbinary): a CUDA toolkit, NVIDIA's
+                               wheels' nvidia/cu13 folder, or `none` for no CUDA headers
+                               (clang's builtins and include/nvopt_cuda.h only). Default:
+                               $NVOPT_CUDA_PATH, else $CUDA_PATH, else <root>/build/cuda
+                               assembled from NVIDIA's wheels by scripts/cuda-path.sh when they
+                               are installed, else /usr/local/cuda, else the wheels in
+                               $VIRTUAL_ENV, else none
   -Xcc ARG                     pass ARG to the clang++-22 driver
 
 whole programs (nvcc's options):
@@ -88,6 +92,8 @@ driver:
   --keep                       keep the intermediate files in a temp dir (its name is printed)
   --no-ptxas                   do not run ptxas (no figures)
   --plugin PATH                use this libnvopt.so (default: $NVOPT_PLUGIN, else
+                               ../lib/libnvopt.so next to the driver's folder (an installation,
+                               scripts/install.sh), else libnvopt.so beside the driver, else
                                <root>/target/release/libnvopt.so)
   --no-build                   scripts/nvopt-cc: do not rebuild the crate when it is stale
   --version, -V, -h | --help
@@ -96,10 +102,11 @@ exit status: 0; 1 for a usage error or a failed front end, optimizer or code gen
 tool's own status when it has one); ptxas's status (255) when ptxas rejects the PTX.
 
 environment: NVOPT_LLVM_BIN (default /usr/lib/llvm-22/bin), NVOPT_PLUGIN, NVOPT_CUDA_PATH,
-NVOPT_NVIDIA_BIN (directory with ptxas; else ptxas on PATH, in the CUDA installation, or in
-<root>/build/nvidia-venv, made by `bash scripts/nvidia-tools.sh`).
+CUDA_PATH, VIRTUAL_ENV, NVOPT_NVIDIA_BIN (directory with ptxas; else ptxas on PATH, in the
+CUDA installation, or in <root>/build/nvidia-venv, made by `bash scripts/nvidia-tools.sh`).
 
-example: scripts/nvopt-cc -O3 -arch sm_90 examples/saxpy.cu -o build/saxpy.ptx
+examples: scripts/nvopt-cc -O3 -arch sm_90 examples/saxpy.cu -o build/saxpy.ptx
+          nvopt-cc -O3 -arch=sm_90 a.cu b.cu -o app     (a program; make NVCC=nvopt-cc)
 ";
 
 pub fn version() -> String {

@@ -138,6 +138,7 @@ fn resolve(o: &Options) -> Result<Setup> {
         target,
         ptx,
         math: o.math.resolve(),
+        include: toolchain::include_dir(&root),
         root,
     })
 }

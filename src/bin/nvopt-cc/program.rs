@@ -283,7 +283,7 @@ pub fn link(t: &Tools, o: &Options, objects: &[String], rdc: bool, out: &str) ->
     match o.program.cudart {
         Cudart::Shared => cmd.extend([
             format!("-L{}", lib.display()),
-            "-lcudart".into(),
+            shared_cudart(&lib),
             format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()),
         ]),
         Cudart::Static => cmd.extend(
@@ -295,6 +295,23 @@ pub fn link(t: &Tools, o: &Options, objects: &[String], rdc: bool, out: &str) ->
     }
     cmd.extend(["-o".into(), out.into()]);
     cmd
+}
+
+/// `-lcudart`, or `-l:libcudart.so.N` where only the versioned name is there (NVIDIA's
+/// wheels ship libcudart.so.13 alone).
+fn shared_cudart(lib: &Path) -> String {
+    if lib.join("libcudart.so").exists() {
+        return "-lcudart".into();
+    }
+    let versioned = std::fs::read_dir(lib).ok().and_then(|entries| {
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|n| n.starts_with("libcudart.so."))
+            .collect();
+        names.sort();
+        names.into_iter().next()
+    });
+    versioned.map(|n| format!("-l:{n}")).unwrap_or_else(|| "-lcudart".into())
 }
 
 fn stem(input: &str) -> String {

@@ -2,6 +2,10 @@
 //! NVIDIA wheels), LLVM 22's clang++/opt/llc, the nvopt plugin, NVIDIA's ptxas, and the CUDA
 //! installation clang's `--cuda-path` takes (a real CUDA toolkit, or the one
 //! scripts/cuda-path.sh assembles from NVIDIA's PyPI wheels in build/cuda).
+//!
+//! An installed driver (scripts/install.sh: PREFIX/bin/nvopt-cc, PREFIX/lib/libnvopt.so,
+//! PREFIX/include/nvopt/nvopt_cuda.h) finds its plugin and header relative to its own
+//! executable first, so a moved prefix works and the checkout it was built from is not needed.
 use std::env;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,36 +42,52 @@ pub fn llvm_tool(name: &str, root: &Path) -> Result<PathBuf, String> {
     ))
 }
 
-/// The plugin: `--plugin`, else `$NVOPT_PLUGIN`, else `<root>/target/release/libnvopt.so`.
+/// The folder of the running executable (symlinks resolved).
+fn exe_dir() -> Option<PathBuf> {
+    let exe = env::current_exe().ok()?.canonicalize().ok()?;
+    exe.parent().map(Path::to_path_buf)
+}
+
+/// The plugin: `--plugin`, else `$NVOPT_PLUGIN`, else an installation's `../lib/libnvopt.so`
+/// next to the driver's `bin/`, else `libnvopt.so` beside the driver (cargo's target folder),
+/// else `<root>/target/release/libnvopt.so`.
 pub fn plugin(asked: Option<&str>, root: &Path) -> Result<PathBuf, String> {
     let explicit =
         asked.map(PathBuf::from).or_else(|| env::var_os("NVOPT_PLUGIN").map(PathBuf::from));
     if let Some(p) = explicit {
         return if p.exists() { Ok(p) } else { Err(format!("plugin not found: {}", p.display())) };
     }
-    let p = root.join("target/release/libnvopt.so");
-    if p.exists() {
-        Ok(p)
-    } else {
-        Err(format!(
-            "plugin not built: {} (run `bash {}/scripts/build.sh`, or use scripts/nvopt-cc, \
-             which builds it)",
-            p.display(),
-            root.display()
-        ))
+    let mut tried: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = exe_dir() {
+        tried.push(dir.join("../lib/libnvopt.so"));
+        tried.push(dir.join("libnvopt.so"));
     }
+    tried.push(root.join("target/release/libnvopt.so"));
+    if let Some(found) = tried.iter().find(|p| p.is_file()) {
+        return Ok(found.canonicalize().unwrap_or_else(|_| found.clone()));
+    }
+    let shown: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    Err(format!(
+        "plugin not built: none of {} (run `bash {}/scripts/build.sh`, or use scripts/nvopt-cc, \
+         which builds it; an installation has it in PREFIX/lib)",
+        shown.join(", "),
+        root.display()
+    ))
+}
+
+/// The folder holding `nvopt_cuda.h` (CUDA without an SDK): an installation's
+/// `../include/nvopt` next to the driver's `bin/`, else `<root>/include`.
+pub fn include_dir(root: &Path) -> PathBuf {
+    exe_dir()
+        .map(|dir| dir.join("../include/nvopt"))
+        .filter(|dir| dir.join("nvopt_cuda.h").is_file())
+        .and_then(|dir| dir.canonicalize().ok())
+        .unwrap_or_else(|| root.join("include"))
 }
 
 /// The `cu13` folder of the wheels scripts/nvidia-tools.sh installs in build/nvidia-venv.
 pub fn wheels_cu13(root: &Path) -> Option<PathBuf> {
-    let lib = root.join("build/nvidia-venv/lib");
-    let mut pythons: Vec<PathBuf> = std::fs::read_dir(lib)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python3")))
-        .collect();
-    pythons.sort();
-    pythons.into_iter().map(|p| p.join("site-packages/nvidia/cu13")).find(|p| p.is_dir())
+    venv_cu13(&root.join("build/nvidia-venv"))
 }
 
 fn executable(p: &Path) -> bool {
@@ -135,8 +155,10 @@ fn check_cuda(dir: &Path, how: &str) -> Result<Cuda, String> {
 }
 
 /// Picks the CUDA installation: `--cuda-path DIR` (`none`: no CUDA headers), else
-/// `$NVOPT_CUDA_PATH`, else the wheels' layout (build/cuda, assembled by
-/// scripts/cuda-path.sh when the wheels are installed), else none.
+/// `$NVOPT_CUDA_PATH`, else `$CUDA_PATH`, else the checkout's wheels' layout (build/cuda,
+/// assembled by scripts/cuda-path.sh when the wheels are installed), else /usr/local/cuda,
+/// else NVIDIA's wheels in the active Python virtual environment
+/// (`$VIRTUAL_ENV/lib/python3*/site-packages/nvidia/cu13`), else none.
 pub fn cuda(asked: Option<&str>, root: &Path) -> Result<Cuda, String> {
     if asked == Some("none") {
         return Ok(Cuda::None);
@@ -144,20 +166,43 @@ pub fn cuda(asked: Option<&str>, root: &Path) -> Result<Cuda, String> {
     if let Some(dir) = asked {
         return check_cuda(Path::new(dir), "--cuda-path");
     }
-    if let Some(dir) = env::var_os("NVOPT_CUDA_PATH").filter(|d| !d.is_empty()) {
-        if dir == "none" {
-            return Ok(Cuda::None);
+    for var in ["NVOPT_CUDA_PATH", "CUDA_PATH"] {
+        if let Some(dir) = env::var_os(var).filter(|d| !d.is_empty()) {
+            if dir == "none" {
+                return Ok(Cuda::None);
+            }
+            return check_cuda(Path::new(&dir), var);
         }
-        return check_cuda(Path::new(&dir), "NVOPT_CUDA_PATH");
     }
     let assembled = root.join("build/cuda");
     if let Ok(found) = check_cuda(&assembled, "build/cuda") {
         return Ok(found);
     }
-    if wheels_cu13(root).is_none() {
-        return Ok(Cuda::None);
+    if wheels_cu13(root).is_some() {
+        if let Some(found) = assemble_from_wheels(root) {
+            return Ok(found);
+        }
     }
-    Ok(assemble_from_wheels(root).unwrap_or(Cuda::None))
+    if let Ok(found) = check_cuda(Path::new("/usr/local/cuda"), "/usr/local/cuda") {
+        return Ok(found);
+    }
+    if let Some(venv) = env::var_os("VIRTUAL_ENV").filter(|v| !v.is_empty()) {
+        if let Some(cu) = venv_cu13(Path::new(&venv)) {
+            return check_cuda(&cu, "$VIRTUAL_ENV's wheels");
+        }
+    }
+    Ok(Cuda::None)
+}
+
+/// The `cu13` folder of NVIDIA's wheels in a Python virtual environment.
+fn venv_cu13(venv: &Path) -> Option<PathBuf> {
+    let mut pythons: Vec<PathBuf> = std::fs::read_dir(venv.join("lib"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("python3")))
+        .collect();
+    pythons.sort();
+    pythons.into_iter().map(|p| p.join("site-packages/nvidia/cu13")).find(|p| p.is_dir())
 }
 
 /// Runs scripts/cuda-path.sh (quietly); the wheels may lack a part, then there is no CUDA.
