@@ -108,6 +108,9 @@ enum Kind {
     Code,
     Lang,
     Cudart,
+    /// `-res-usage`: ptxas's resource report (`-Xptxas -v`).
+    ResourceUsage,
+    DefaultStream,
 }
 
 /// One whole-program option: its spellings (the first is the one `--help` shows), its value's
@@ -275,6 +278,8 @@ pub const SPECS: &[Spec] = &[
             "-expt-relaxed-constexpr",
             "-m64",
             "--machine=64",
+            "-restrict",
+            "--restrict",
             "-Wno-deprecated-gpu-targets",
             "--Wno-deprecated-gpu-targets",
         ],
@@ -283,16 +288,43 @@ pub const SPECS: &[Spec] = &[
         help: "accepted, no effect (clang does this by default)",
     },
     Spec {
+        names: &["-res-usage", "--resource-usage"],
+        value: None,
+        kind: Kind::ResourceUsage,
+        help: "ptxas's resource report of each kernel (-Xptxas -v)",
+    },
+    Spec {
+        names: &["-default-stream", "--default-stream"],
+        value: Some("legacy|null|per-thread"),
+        kind: Kind::DefaultStream,
+        help: "the default stream (clang's -fgpu-default-stream)",
+    },
+    Spec {
         names: &["-allow-unsupported-compiler", "--allow-unsupported-compiler"],
         value: None,
         kind: Kind::Ignored,
         help: "ignored with a warning (the host compiler is clang++-22)",
     },
     Spec {
-        names: &["-ccbin", "--compiler-bindir", "-Xcudafe", "--cudafe-options", "-Xnvlink", "--nvlink-options", "-t", "--threads"],
+        names: &[
+            "-ccbin",
+            "--compiler-bindir",
+            "-Xcudafe",
+            "--cudafe-options",
+            "-diag-suppress",
+            "--diag-suppress",
+            "-Xnvlink",
+            "--nvlink-options",
+            "-t",
+            "--threads",
+            "-split-compile",
+            "--split-compile",
+            "-keep-dir",
+            "--keep-dir",
+        ],
         value: Some("V"),
         kind: Kind::IgnoredValue,
-        help: "ignored with a warning: the host compiler is clang++-22, and there is no cudafe++; nvlink and the thread count are clang's",
+        help: "ignored with a warning: the host compiler is clang++-22; there is no cudafe++ (nor its diagnostic numbers); nvlink, threads and temporary files are clang's",
     },
 ];
 
@@ -353,15 +385,15 @@ fn apply(o: &mut Options, spec: &Spec, arg: &str, v: String) -> Result<(), ArgEr
         Kind::Ignored => {
             o.warnings.push(format!("'{arg}' ignored (the host compiler is clang++-22)"))
         }
-        Kind::IgnoredValue => o.warnings.push(format!(
-            "'{}' ignored ({})",
-            spec.names[0],
-            if spec.names[0] == "-ccbin" {
+        Kind::IgnoredValue => {
+            let name = arg.split('=').next().unwrap_or(arg);
+            let why = if ["-ccbin", "--compiler-bindir"].contains(&name) {
                 format!("host compiler '{v}'; nvopt-cc compiles host code with clang++-22")
             } else {
                 format!("value '{v}'")
-            }
-        )),
+            };
+            o.warnings.push(format!("'{name}' ignored ({why})"));
+        }
         Kind::Xcompiler => {
             p.host_args.extend(split_commas(&v));
             p.program_only = true;
@@ -388,6 +420,19 @@ fn apply(o: &mut Options, spec: &Spec, arg: &str, v: String) -> Result<(), ArgEr
                 return Err(ArgError::Usage(format!("-x: '{v}': expected cu, c++ or c")));
             }
             p.lang = Some(v);
+        }
+        Kind::ResourceUsage => o.ptxas_args.push("-v".into()),
+        Kind::DefaultStream => {
+            let stream = match v.as_str() {
+                "per-thread" => "per-thread",
+                "legacy" | "null" => "legacy",
+                _ => {
+                    return Err(ArgError::Usage(format!(
+                        "-default-stream: '{v}': expected legacy, null or per-thread"
+                    )))
+                }
+            };
+            o.cc_args.push(format!("-fgpu-default-stream={stream}"));
         }
         Kind::Cudart => {
             p.cudart = match v.as_str() {
@@ -627,6 +672,7 @@ mod tests {
             "-MD",
             "-MF",
             "x.d",
+            "-diag-suppress=177",
             "x.cu",
         ]);
         assert_eq!(o.program.host_args, ["-fPIC", "-Wall"]);
@@ -638,6 +684,7 @@ mod tests {
         assert_eq!(o.program.deps, ["-MD", "-MF", "x.d"]);
         assert_eq!(o.program.phase, Some(Phase::Compile));
         assert!(o.warnings.iter().any(|w| w.contains("'-ccbin' ignored (host compiler 'g++-12'")));
+        assert!(o.warnings.iter().any(|w| w == "'-diag-suppress' ignored (value '177')"));
         // -lineinfo is still the flag, not -l ineinfo.
         let o = opts(&["-lineinfo", "x.cu"]);
         assert!(o.program.link_args.is_empty());
