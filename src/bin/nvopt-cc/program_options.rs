@@ -111,6 +111,9 @@ enum Kind {
     /// `-res-usage`: ptxas's resource report (`-Xptxas -v`).
     ResourceUsage,
     DefaultStream,
+    /// nvcc options nvopt-cc does not have: an error naming the option (listed so that `-lto`
+    /// is not read as `-l to`, nor `-odir` as `-o dir`).
+    Unsupported,
 }
 
 /// One whole-program option: its spellings (the first is the one `--help` shows), its value's
@@ -124,6 +127,25 @@ pub struct Spec {
 
 /// Every whole-program option.
 pub const SPECS: &[Spec] = &[
+    Spec {
+        names: &[
+            "-lto",
+            "--lto",
+            "-dlto",
+            "--dlink-time-opt",
+            "-E",
+            "--preprocess",
+            "-run",
+            "--run",
+            "-fatbin",
+            "--fatbin",
+            "-odir",
+            "--output-directory",
+        ],
+        value: None,
+        kind: Kind::Unsupported,
+        help: "not supported (an error)",
+    },
     Spec {
         names: &["-c", "--compile"],
         value: None,
@@ -421,6 +443,11 @@ fn apply(o: &mut Options, spec: &Spec, arg: &str, v: String) -> Result<(), ArgEr
             }
             p.lang = Some(v);
         }
+        Kind::Unsupported => {
+            return Err(ArgError::Usage(format!(
+                "option '{arg}' is not supported by nvopt-cc (see nvopt-cc --help)"
+            )))
+        }
         Kind::ResourceUsage => o.ptxas_args.push("-v".into()),
         Kind::DefaultStream => {
             let stream = match v.as_str() {
@@ -685,6 +712,12 @@ mod tests {
         assert_eq!(o.program.phase, Some(Phase::Compile));
         assert!(o.warnings.iter().any(|w| w.contains("'-ccbin' ignored (host compiler 'g++-12'")));
         assert!(o.warnings.iter().any(|w| w == "'-diag-suppress' ignored (value '177')"));
+        assert_eq!(
+            parse_args(&["-lto".into(), "x.cu".into()]).unwrap_err(),
+            ArgError::Usage(
+                "option '-lto' is not supported by nvopt-cc (see nvopt-cc --help)".into()
+            )
+        );
         // -lineinfo is still the flag, not -l ineinfo.
         let o = opts(&["-lineinfo", "x.cu"]);
         assert!(o.program.link_args.is_empty());
