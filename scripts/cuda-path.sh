@@ -11,7 +11,8 @@
 #             fatbinary from it; CMake's CUDAToolkit_ROOT needs bin/nvcc, which then reports
 #             this folder as its TOP)
 #   nvvm/bin  cicc (nvidia-nvvm; NVIDIA's nvcc run from this layout needs it)
-#   lib64/    libcudart.so (+ .so.13, _static.a; nvidia-cuda-runtime; clang and nvopt-cc link
+#   lib64/    libcudart.so.13, libcudart_static.a (nvidia-cuda-runtime), the other wheels'
+#             libraries, and an unversioned libX.so for each libX.so.N (clang and nvopt-cc link
 #             -lcudart from here), lib -> lib64 (where nvcc.profile looks)
 # clang's version check reads include/cuda.h (CUDA 13.x: clang-22 warns that it is newer than
 # it knows, -Wunknown-cuda-version, and treats it as its newest).
@@ -67,9 +68,11 @@ if [ -d "$cu/lib" ]; then
   for f in "$cu"/lib/*; do
     ln -s "$f" "$out.tmp/lib64/$(basename "$f")"
   done
-  # The unversioned name `-lcudart` needs (the wheel ships only libcudart.so.13).
-  so="$(cd "$cu/lib" && ls libcudart.so.* 2>/dev/null | head -1 || true)"
-  [ -z "$so" ] || [ -e "$out.tmp/lib64/libcudart.so" ] || ln -s "$so" "$out.tmp/lib64/libcudart.so"
+  # The unversioned names `-lcudart`, `-lcublas`, ... need (the wheels ship libX.so.N only).
+  for f in "$cu"/lib/lib*.so.*; do
+    so="$(basename "$f")"
+    [ -e "$out.tmp/lib64/${so%%.so.*}.so" ] || ln -s "$so" "$out.tmp/lib64/${so%%.so.*}.so"
+  done
   ln -s lib64 "$out.tmp/lib"
 fi
 rm -rf "$out"

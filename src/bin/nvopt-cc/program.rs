@@ -259,8 +259,9 @@ fn has_offload_section(path: &str) -> bool {
     std::fs::read(path).is_ok_and(|bytes| bytes.windows(NEEDLE.len()).any(|w| w == NEEDLE))
 }
 
-/// The link: clang++ with the objects, `-L`/`-l`/`-Xlinker` in order, `-Xcompiler`, and the
-/// CUDA runtime (shared by default, with a RUNPATH to the CUDA installation's libraries).
+/// The link: clang++ with the objects, `-L`/`-l`/`-Xlinker` in order, `-Xcompiler`, the CUDA
+/// installation's library folder, and the CUDA runtime (shared by default), with a RUNPATH
+/// to that folder.
 pub fn link(t: &Tools, o: &Options, objects: &[String], rdc: bool, out: &str) -> Vec<String> {
     let mut cmd = vec![s(&t.clang)];
     if o.program.shared {
@@ -279,20 +280,21 @@ pub fn link(t: &Tools, o: &Options, objects: &[String], rdc: bool, out: &str) ->
     cmd.extend(objects.iter().cloned());
     cmd.extend(o.program.link_args.iter().cloned());
     cmd.extend(o.program.host_args.iter().cloned());
+    // As nvcc's profile: the CUDA installation's libraries (and the driver-API stubs) are on
+    // the search path of every link, and on the executable's RUNPATH.
     let lib = cuda_lib(&t.cuda);
+    cmd.push(format!("-L{}", lib.display()));
+    if lib.join("stubs").is_dir() {
+        cmd.push(format!("-L{}", lib.join("stubs").display()));
+    }
     match o.program.cudart {
-        Cudart::Shared => cmd.extend([
-            format!("-L{}", lib.display()),
-            shared_cudart(&lib),
-            format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()),
-        ]),
-        Cudart::Static => cmd.extend(
-            [format!("-L{}", lib.display()), "-lcudart_static".into()]
-                .into_iter()
-                .chain(["-ldl", "-lpthread", "-lrt"].map(String::from)),
-        ),
+        Cudart::Shared => cmd.push(shared_cudart(&lib)),
+        Cudart::Static => {
+            cmd.extend(["-lcudart_static", "-ldl", "-lpthread", "-lrt"].map(String::from))
+        }
         Cudart::None => {}
     }
+    cmd.push(format!("-Wl,--enable-new-dtags,-rpath,{}", lib.display()));
     cmd.extend(["-o".into(), out.into()]);
     cmd
 }
@@ -581,6 +583,12 @@ mod tests {
         let o = opts(&["a.o", "-cudart", "static", "-o", "app"]);
         let l = shell_join(&link(&tools(&o, true), &o, &["a.o".into()], true, "app"));
         assert!(l.starts_with("/b/clang++ --offload-new-driver -fgpu-rdc --cuda-path=/cuda a.o"));
-        assert!(l.ends_with("-lcudart_static -ldl -lpthread -lrt -o app"), "{l}");
+        assert!(
+            l.ends_with(
+                "-L/cuda/lib -lcudart_static -ldl -lpthread -lrt \
+             -Wl,--enable-new-dtags,-rpath,/cuda/lib -o app"
+            ),
+            "{l}"
+        );
     }
 }
