@@ -161,7 +161,11 @@ pub fn cuda_compile(t: &Tools, o: &Options, input: &str, out: Option<&Path>) -> 
     cmd.push(format!("--cuda-feature=+ptx{}", t.ptx));
     cmd.extend(common(o, true));
     if o.debug == Debug::Full {
-        cmd.extend(["--cuda-noopt-device-debug".into(), "-Xarch_device".into(), "-g".into()]);
+        // clang's -G: device debug info and ptxas -g; the host gets debug info only with -g.
+        cmd.extend(["-g", "-Xarch_device", "--cuda-noopt-device-debug"].map(String::from));
+        if !o.program.host_debug {
+            cmd.extend(["-Xarch_host".into(), "-g0".into()]);
+        }
     } else if o.olevel != Some(3) {
         // Device code is optimized whatever the host level (nvcc); clang's -O0 would also mark
         // every device function optnone, which skips nvopt's passes.
