@@ -78,6 +78,9 @@ fn compile_all(o: &Options) -> Result<()> {
     if o.whole_program() {
         return program::run(o);
     }
+    if o.program.program_only || !o.program.deps.is_empty() {
+        note("warning: host, link and dependency options are ignored with -ptx/-cubin");
+    }
     if o.debug == options::Debug::Full
         && (o.olevel.is_some_and(|l| l != 0) || o.fast_compile.is_some())
     {

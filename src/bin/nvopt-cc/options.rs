@@ -502,7 +502,10 @@ fn check(o: &Options) -> Result<(), ArgError> {
         ));
     }
     let one_output_each = !o.whole_program()
-        || matches!(o.program.phase, Some(Phase::Compile | Phase::DeviceCompile));
+        || matches!(
+            o.program.phase,
+            Some(Phase::Compile | Phase::DeviceCompile | Phase::Deps { .. })
+        );
     if one_output_each && o.inputs.len() > 1 && o.output.is_some() {
         return Err(ArgError::Usage(
             "a single input file is required for a non-link phase when an output file is \

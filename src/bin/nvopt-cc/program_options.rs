@@ -579,13 +579,22 @@ pub fn gpus(o: &Options) -> Result<Vec<Gpu>, String> {
     Ok(gpus)
 }
 
-/// The one architecture of a device-only compile given through `-gencode` (nvcc `-ptx
-/// -gencode arch=compute_90,code=sm_90` writes compute_90's PTX).
+/// The one architecture of a device-only compile given through `-gencode`: nvcc `-ptx -gencode
+/// arch=compute_90,code=sm_90` writes compute_90's PTX, `-cubin` with it sm_90's cubin.
 pub fn device_arch(o: &Options) -> Result<Option<String>, String> {
     if o.arch.is_some() || o.program.gencode.is_empty() {
         return Ok(o.arch.clone());
     }
-    let mut archs: Vec<&str> = o.program.gencode.iter().map(|g| g.arch.as_str()).collect();
+    let cubin = o.emit == crate::options::Emit::Cubin;
+    let mut archs: Vec<&str> = o
+        .program
+        .gencode
+        .iter()
+        .map(|g| match g.codes.iter().find(|c| c.starts_with("sm_")) {
+            Some(sm) if cubin => sm.as_str(),
+            _ => g.arch.as_str(),
+        })
+        .collect();
     archs.dedup();
     match archs.as_slice() {
         [one] => Ok(Some(one.to_string())),
@@ -721,6 +730,22 @@ mod tests {
         // -lineinfo is still the flag, not -l ineinfo.
         let o = opts(&["-lineinfo", "x.cu"]);
         assert!(o.program.link_args.is_empty());
+    }
+
+    #[test]
+    fn device_only_gencode() {
+        let o = opts(&["-ptx", "-gencode", "arch=compute_80,code=sm_80", "x.cu"]);
+        assert_eq!(device_arch(&o).unwrap().as_deref(), Some("compute_80"));
+        let o = opts(&["-cubin", "-gencode", "arch=compute_80,code=sm_80", "x.cu"]);
+        assert_eq!(device_arch(&o).unwrap().as_deref(), Some("sm_80"));
+        let o = opts(&[
+            "-ptx",
+            "-gencode=arch=compute_80,code=sm_80",
+            "-gencode",
+            "arch=compute_90,code=sm_90",
+            "x.cu",
+        ]);
+        assert!(device_arch(&o).unwrap_err().contains("compute_80, compute_90"));
     }
 
     #[test]
