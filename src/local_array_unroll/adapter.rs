@@ -28,6 +28,7 @@ const REMARK_PASS: &CStr = c"nv-local-array-unroll";
 const UNROLL_FULL: &CStr = c"llvm.loop.unroll.full";
 const UNROLL_DISABLE: &CStr = c"llvm.loop.unroll.disable";
 const UNROLL_COUNT: &CStr = c"llvm.loop.unroll.count";
+const RUNTIME_DISABLE: &CStr = c"llvm.loop.unroll.runtime.disable";
 
 /// Intrinsics that cost nothing in the unrolled size (LLVM's unroller does not count them).
 const FREE_INTRINSICS: &[&str] =
@@ -281,13 +282,22 @@ impl Reader {
         }
     }
 
-    /// Adds `llvm.loop.unroll.full` to loop `l` unless it carries it already.
-    fn mark(&self, l: usize) -> bool {
+    /// Adds `llvm.loop.unroll.full` to loop `l` unless it carries it already. A loop whose
+    /// trip count becomes constant only once outer loops are unrolled (`constant_trip: false`)
+    /// also gets `llvm.loop.unroll.runtime.disable`: the first `loop-unroll` reaches it before
+    /// its outer loops and would otherwise runtime-unroll it (the full pragma on a loop of
+    /// unknown trip count lets LLVM's unroller unroll it by a runtime count, which leaves a
+    /// remainder loop in every outer copy and the array in memory); the copies that the outer
+    /// unrolling makes have a constant trip count, and the next `loop-unroll` slot unrolls them.
+    fn mark(&self, l: usize, constant_trip: bool) -> bool {
         let lp = self.loops[l];
         if lp.has_property(UNROLL_FULL) {
             return false;
         }
         lp.add_property(UNROLL_FULL);
+        if !constant_trip && !lp.has_property(RUNTIME_DISABLE) {
+            lp.add_property(RUNTIME_DISABLE);
+        }
         true
     }
 }
@@ -470,7 +480,11 @@ pub unsafe extern "C" fn nvopt_local_array_unroll_run(
     for ((&a, array), v) in reader.allocas.iter().zip(&model.arrays).zip(&out.verdicts) {
         remark(&remarks, &reader, a, array, v);
     }
-    let marked = out.marks.iter().filter(|&&l| reader.mark(l)).count() as u64;
+    let marked = out
+        .marks
+        .iter()
+        .filter(|&&l| reader.mark(l, model.loops[l].trip_count.is_some()))
+        .count() as u64;
     record(&out.verdicts, marked);
     log::debug!("{PASS}: {}: {:?}", f.get_name().to_string_lossy(), out);
     marked > 0
