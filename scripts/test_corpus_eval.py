@@ -124,7 +124,7 @@ class Knobs(unittest.TestCase):
         knobs = {n: dict(ce.parse_knobs(k)) for n, k, _ in ce.ABLATIONS}
         self.assertEqual(knobs["nv-remat"], {"do-remat": "0"})
         self.assertEqual(knobs["unroll-count-4"], {"nv-unroll-max-count": "0"})
-        for required in ("nv-local-array-unroll", "sink-as-Sinking2", "nv-dbe", "nv-ipmsp", "BASR",
+        for required in ("nv-local-array-unroll", "no-Sinking2", "nv-dbe", "nv-ipmsp", "BASR",
                          "CBE/SCEV-CGP", "infer-alignment", "nv-lower-struct-args", "lsr-gates",
                          "nv-inline-advisor", "nv-cssa", "nv-coalesce", "nv-iv-rewrite"):
             self.assertIn(required, knobs)
