@@ -417,7 +417,9 @@ fn apply(o: &mut Options, spec: &Spec, arg: &str, v: String) -> Result<(), ArgEr
             o.warnings.push(format!("'{name}' ignored ({why})"));
         }
         Kind::Xcompiler => {
-            p.host_args.extend(split_commas(&v));
+            // nvcc hands the value to its host compiler's command line, so Makefiles also
+            // write `-Xcompiler "-Wall -fPIC"`.
+            p.host_args.extend(v.split_whitespace().flat_map(split_commas));
             p.program_only = true;
         }
         Kind::Xlinker => {
@@ -728,6 +730,8 @@ mod tests {
             )
         );
         // -lineinfo is still the flag, not -l ineinfo.
+        let o = opts(&["-c", "-Xcompiler", "-fopenmp -O3,-Wall", "x.cu"]);
+        assert_eq!(o.program.host_args, ["-fopenmp", "-O3", "-Wall"]);
         let o = opts(&["-lineinfo", "x.cu"]);
         assert!(o.program.link_args.is_empty());
     }
