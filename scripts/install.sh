@@ -3,6 +3,8 @@
 #   PREFIX/bin/nvopt-cc                the driver
 #   PREFIX/lib/libnvopt.so             the plugin (for clang -fpass-plugin, opt, llc too)
 #   PREFIX/include/nvopt/nvopt_cuda.h  CUDA's keywords without an SDK (device-only compiles)
+#   PREFIX/libexec/nvopt/nvcc          a link to ../../bin/nvopt-cc: put the folder first on
+#                                      PATH for builds that run `nvcc` by name
 # The driver finds the plugin and the header relative to its own executable, so the prefix can
 # be moved and the checkout removed. It still needs LLVM 22 (/usr/lib/llvm-22, or
 # NVOPT_LLVM_BIN) and, to build programs, a CUDA installation (--cuda-path, CUDA_PATH,
@@ -37,4 +39,6 @@ mkdir -p "$prefix/bin" "$prefix/lib" "$prefix/include/nvopt"
 install -m 755 "$target/nvopt-cc" "$prefix/bin/nvopt-cc"
 install -m 755 "$target/libnvopt.so" "$prefix/lib/libnvopt.so"
 install -m 644 "$root/include/nvopt_cuda.h" "$prefix/include/nvopt/nvopt_cuda.h"
-echo "installed nvopt in $prefix: bin/nvopt-cc, lib/libnvopt.so, include/nvopt/nvopt_cuda.h"
+mkdir -p "$prefix/libexec/nvopt"
+ln -sfn ../../bin/nvopt-cc "$prefix/libexec/nvopt/nvcc"
+echo "installed nvopt in $prefix: bin/nvopt-cc, lib/libnvopt.so, include/nvopt/nvopt_cuda.h, libexec/nvopt/nvcc"
