@@ -87,7 +87,7 @@ fn compile_all(o: &Options) -> Result<()> {
         note("warning: -G compiles device code at O0 (as nvcc passes -O0 to cicc); the level given is ignored");
     }
     for input in &o.inputs {
-        check_input(input)?;
+        check_input(o, input)?;
     }
     let setup = resolve(o)?;
     if o.emit == Emit::Cubin && setup.target.is_virtual {
@@ -102,9 +102,15 @@ fn compile_all(o: &Options) -> Result<()> {
     Ok(())
 }
 
-fn check_input(input: &str) -> Result<()> {
+/// Whether a device-only input is CUDA source: `.cu`, or any file under `-x cu`.
+fn is_cuda_source(o: &Options, input: &str) -> bool {
+    input.to_lowercase().ends_with(".cu") || o.program.lang.as_deref() == Some("cu")
+}
+
+fn check_input(o: &Options, input: &str) -> Result<()> {
     let ext = Path::new(input).extension().map(|e| e.to_string_lossy().to_lowercase());
-    if !ext.as_deref().is_some_and(|e| INPUT_EXTS.contains(&e)) {
+    let known = ext.as_deref().is_some_and(|e| INPUT_EXTS.contains(&e));
+    if !known && !is_cuda_source(o, input) {
         let shown = ext.map(|e| format!(".{e}")).unwrap_or_else(|| "(none)".into());
         return Err(Failure::usage(format!(
             "unknown input file extension '{shown}' for {input} (accepted: .cu, .ll, .bc)"
@@ -121,7 +127,7 @@ fn resolve(o: &Options) -> Result<Setup> {
     let arch = program_options::device_arch(o).map_err(Failure::usage)?;
     let target = target::resolve_arch(arch.as_deref()).map_err(Failure::usage)?;
     let ptx = target::resolve_ptx(&target, o.ptx_isa.as_deref()).map_err(Failure::usage)?;
-    let any_cu = o.inputs.iter().any(|i| i.to_lowercase().ends_with(".cu"));
+    let any_cu = o.inputs.iter().any(|i| is_cuda_source(o, i));
     let cuda = if any_cu {
         toolchain::cuda(o.cuda_path.as_deref(), &root).map_err(Failure::usage)?
     } else {
@@ -187,7 +193,7 @@ fn default_output(o: &Options, input: &str) -> String {
 fn compile(o: &Options, setup: &Setup, input: &str) -> Result<()> {
     let scratch = Scratch::new(o.keep)?;
     let name = stem(input);
-    let is_cu = input.to_lowercase().ends_with(".cu");
+    let is_cu = is_cuda_source(o, input);
     if !is_cu && !o.cc_args.is_empty() {
         note("warning: -I/-D/-U/-include/-Xcc only apply to .cu inputs; ignored");
     }

@@ -176,9 +176,12 @@ impl Options {
         if self.program.phase.is_some() || self.program.program_only {
             return true;
         }
+        let cu_lang = self.program.lang.as_deref() == Some("cu");
         let device_input = |i: &String| {
             let l = i.to_lowercase();
-            i == "-" || [".cu", ".ll", ".bc"].iter().any(|e| l.ends_with(e))
+            let object =
+                [".o", ".a", ".so", ".obj"].iter().any(|e| l.ends_with(e)) || l.contains(".so.");
+            i == "-" || [".cu", ".ll", ".bc"].iter().any(|e| l.ends_with(e)) || (cu_lang && !object)
         };
         if !self.inputs.iter().all(device_input) {
             return true;

@@ -517,6 +517,9 @@ mod tests {
         assert!(opts(&["x.cu", "y.o"]).whole_program());
         assert!(opts(&["x.cu", "-lcublas"]).whole_program());
         assert!(opts(&["a.cu", "b.cu", "-o", "app"]).whole_program());
+        assert!(!opts(&["-x", "cu", "k.cpp", "-o", "k.ptx"]).whole_program());
+        assert!(opts(&["-x", "cu", "k.cpp", "-o", "k"]).whole_program());
+        assert!(opts(&["-x", "cu", "k.cpp", "m.o"]).whole_program());
         assert!(matches!(
             parse(&["-c".into(), "-ptx".into(), "x.cu".into()]),
             Err(crate::options::ArgError::Usage(m)) if m.starts_with("-ptx/-cubin")
