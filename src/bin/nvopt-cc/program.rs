@@ -260,6 +260,11 @@ pub fn host_compile(
 /// from `-dc`/`-rdc=true`), which only the offload driver's link step links.
 fn has_offload_section(path: &str) -> bool {
     const NEEDLE: &[u8] = b".llvm.offloading";
+    let name = path.to_lowercase();
+    if !(name.ends_with(".o") || name.ends_with(".a") || name.ends_with(".obj")) {
+        // Shared libraries carry no device code for nvlink (and can be large).
+        return false;
+    }
     std::fs::read(path).is_ok_and(|bytes| bytes.windows(NEEDLE.len()).any(|w| w == NEEDLE))
 }
 
