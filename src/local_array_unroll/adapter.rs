@@ -480,11 +480,9 @@ pub unsafe extern "C" fn nvopt_local_array_unroll_run(
     for ((&a, array), v) in reader.allocas.iter().zip(&model.arrays).zip(&out.verdicts) {
         remark(&remarks, &reader, a, array, v);
     }
-    let marked = out
-        .marks
-        .iter()
-        .filter(|&&l| reader.mark(l, model.loops[l].trip_count.is_some()))
-        .count() as u64;
+    let marked =
+        out.marks.iter().filter(|&&l| reader.mark(l, model.loops[l].trip_count.is_some())).count()
+            as u64;
     record(&out.verdicts, marked);
     log::debug!("{PASS}: {}: {:?}", f.get_name().to_string_lossy(), out);
     marked > 0
