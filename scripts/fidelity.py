@@ -16,8 +16,8 @@ import tempfile
 
 from nvopt_paths import LLVM_BIN, PLUGIN, ROOT, levels
 ADAPTORS = {"function", "cgscc", "loop", "loop-mssa", "devirt", "module"}
-# Knobs that put back a pass of cicc's table that nvopt leaves out by default (README, "Where
-# nvopt's pipelines differ from cicc's tables"): fidelity is the table's, with them.
+# Knobs that put back a pass of cicc's table that nvopt leaves out by default
+# (docs/DEPARTURES.md): fidelity is the table's, with them.
 CICC_TABLE_KNOBS = ["-nv-opt-load-store-vectorizer", "-nv-disable-sink=0"]
 MODULE = 'target triple = "nvptx64-nvidia-cuda"\ndefine void @f() {\n  ret void\n}\n'
 
