@@ -34,7 +34,7 @@
 //!     register-coalescer           register-coalescer
 //!                                  nv-coalesce            (src/coalesce)  nv-disable-coalesce
 //!     machine-scheduler            machine-scheduler
-//!                                  nv-sreg-order          (src/sreg_order) nv-disable-sreg-order
+//!                                  nv-sreg-order          (src/sreg_order) nv-disable-sreg-order=0 (off by default)
 //! ```
 //!
 //! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
@@ -73,7 +73,8 @@
 //! - the NVPTX copy coalescer (src/coalesce; docs/CICC-FACTS.md "Register coalescing": cicc runs
 //!   its own coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
 //! - the launch-configuration reads first (src/sreg_order; not a cicc pass: it gives ptxas the
-//!   order nvcc's PTX has), right after the machine scheduler, which would reorder them.
+//!   order nvcc's PTX has), right after the machine scheduler, which would reorder them; off by
+//!   default, as it cost registers on the validate split (docs/DEPARTURES.md).
 //!
 //! Nothing is inserted at `-O0` (the code generator level cicc uses at O0 and at every
 //! fast-compile level) or for non-NVPTX targets.
@@ -236,11 +237,18 @@ mod tests {
                     REMAT,
                     PRE_SINK,
                     PRED_REMAT,
-                    PARAM_OPT,
-                    SREG_ORDER
+                    PARAM_OPT
                 ]
             );
         }
+    }
+
+    #[test]
+    fn sreg_order_is_inserted_only_when_its_knob_is_0() {
+        let mut k = Knobs::defaults();
+        assert!(!insertions(true, 3, &k).contains(&SREG_ORDER));
+        k.set(K::nv_disable_sreg_order, 0);
+        assert_eq!(insertions(true, 3, &k).last(), Some(&SREG_ORDER));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The one table of nvopt's knobs: name, type, default, accepted range, help and what each
 //! guards. The C++ shim registers every entry as an LLVM `cl::opt` (so `opt`, `llc` and
 //! `clang -mllvm` accept `-<name>=<v>` and `--help-hidden` lists them); Rust code reads values
-//! through [`Knobs`]. Guard knobs follow seed 001's NVVMPassOptions ("Offset-to-Guard Map"):
+//! through [`Knobs`]. Guard knobs follow cicc's NVVMPassOptions (docs/CICC-FACTS.md "Pipeline architecture"):
 //! where cicc has a public name (`memory-space-opt`, `lsa-opt`, `do-ip-msp`) it is used,
 //! otherwise an `nv-` prefix avoids LLVM's own option names (a duplicate aborts LLVM at load).
 
@@ -87,7 +87,7 @@ knob_table! {
     nv_stats: flag("nv-stats", false, "Print per-pass counters of what nvopt's passes did, at exit", "statistics output"),
     nv_log_level: int("nv-log-level", 0, 0, 5, "nvopt log level on stderr: 0 off, 1 error, 2 warn, 3 info, 4 debug, 5 trace", "logging"),
     nv_print_pipeline_slots: flag("nv-print-pipeline-slots", false, "Print each nvopt pipeline slot, its guard and what runs in it, when the pipeline is built", "slot report"),
-    // --- pipeline-wide (seed 001) ---
+    // --- pipeline-wide (docs/CICC-FACTS.md "Pipeline architecture") ---
     nv_cgscc_iterations: int("nv-cgscc-iterations", 0, 0, 16, "CGSCC devirtualization iterations around the inliner (0 = by level: 1 at O1-O3, 5 at Ofcmid)", "cgscc(devirt<N>(...)) around inline"),
     nv_feature_flags: int("nv-feature-flags", -1, -1, 7, "cicc feature flags (qword_4FBB370); -1 = by level (O3 escalates to 6); bit 1 = barrier optimization, bit 2 = memory-space extensions (no consumer yet)", "dead-barrier-elimination slot (bit 1)"),
     memory_space_opt: flag("memory-space-opt", true, "Run the MemorySpaceOpt slots (infer-address-spaces); forced off at Ofcmax", "nv:MemorySpaceOpt slots"),
@@ -96,21 +96,21 @@ knob_table! {
     nv_ipmsp_max_clones: int("nv-ipmsp-max-clones", 4, 0, 1_000_000, "nv-ipmsp: clones made from one internal function whose call sites pass pointers of different spaces (0: no cloning, such parameters stay generic)", "nv-ipmsp cloning"),
     nv_barrier_analysis: flag("nv-barrier-analysis", false, "NVVMBarrierAnalysis enable (opts[3488]): adds the common-tail MemorySpaceOpt slot", "common-tail infer-address-spaces"),
     nv_rdc: flag("nv-rdc", false, "Relocatable device code (nvcc -rdc=true; nvopt-cc -rdc=true sets it): keep every function's linkage. Off: whole-program mode, nvcc's default: at O1 and above nv-internalize makes non-kernel device functions internal and deletes unreferenced weak/linkonce device data the host cannot name", "nv:internalize slot and nv-internalize (both off when set)"),
-    nv_loop_vectorize: flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of seed 001 (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
-    // --- nv-scev: cicc's getSCEV gating (seed 000, "NVIDIA Simple Mode") ---
+    nv_loop_vectorize: flag("nv-loop-vectorize", false, "Run the LoopVectorize/SLP slots of cicc's pipeline architecture (cicc 13.5 runs none: off by default)", "loop-vectorize, slp-vectorizer slots"),
+    // --- nv-scev: cicc's getSCEV gating (docs/CICC-FACTS.md "getSCEV gating (simple mode)") ---
     scalar_evolution_complexity_control: flag("scalar-evolution-complexity-control", true, "nv-scev simple mode: gate each getSCEV by failure count and expression size (off: the recursion budget, which kernels bypass)", "nv-scev mode"),
     scalar_evolution_max_expr_size: int("scalar-evolution-max-expr-size", 384, 1, i32::MAX, "nv-scev: expression-size score above which a value is SCEVUnknown (one failure more)", "nv-scev size gate"),
     scalar_evolution_max_expr_failures: int("scalar-evolution-max-expr-failures", 100, 0, i32::MAX, "nv-scev: failures after which every new value of the function is SCEVUnknown", "nv-scev failure gate"),
     scalar_evolution_max_add_items: int("scalar-evolution-max-add-items", 500, 1, i32::MAX, "nv-scev: add expressions with more operands are SCEVUnknown", "nv-scev add-size gate"),
     scalar_evolution_max_recursion_depth: int("scalar-evolution-max-recursion-depth", 100, 0, i32::MAX, "nv-scev normal mode: uncached getSCEV queries per function (per gated query in simple mode) before values become SCEVUnknown; kernels bypass it", "nv-scev recursion budget"),
     nv_scev_complexity_config: int("nv-scev-complexity-config", 0, 0, 3, "nv-scev scorer configuration bits (cicc's SE+1572): bit 0 scales each instruction's score by 3/2, bit 1 adds twice its loop depth", "nv-scev scorer"),
-    // --- nv-coalesce: NVPTX copy coalescer after llc's RegisterCoalescer (seed 002) ---
+    // --- nv-coalesce: NVPTX copy coalescer after llc's RegisterCoalescer (docs/CICC-FACTS.md "Register coalescing") ---
     nv_disable_coalesce: flag("nv-disable-coalesce", false, "Do not run nv-coalesce (inserted after llc's RegisterCoalescer for NVPTX at -O1..-O3)", "nv-coalesce"),
-    nv_coalesce_copy_limit: int("nv-coalesce-copy-limit", 20000, 0, i32::MAX, "nv-coalesce: candidate copies considered per function, in program order (seed 002's copy_limit)", "nv-coalesce candidates"),
-    nv_coalesce_limit: int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (seed 002's coalesce_limit)", "nv-coalesce rewrites"),
+    nv_coalesce_copy_limit: int("nv-coalesce-copy-limit", 20000, 0, i32::MAX, "nv-coalesce: candidate copies considered per function, in program order (cicc's copy_limit)", "nv-coalesce candidates"),
+    nv_coalesce_limit: int("nv-coalesce-limit", 10000, 0, i32::MAX, "nv-coalesce: copies removed (merged or rematerialized) per function before it stops (cicc's coalesce_limit)", "nv-coalesce rewrites"),
     nv_coalesce_freq_bias: flag("nv-coalesce-freq-bias", false, "nv-coalesce: scale each copy's priority by its block frequency (hot copies first among equal register numbers)", "nv-coalesce order"),
     nv_coalesce_remat: flag("nv-coalesce-remat", true, "nv-coalesce: rewrite a copy that still interferes, and whose source value is an immediate move, into that move", "nv-coalesce rematerialization"),
-    // --- codegenpreparescev: BASR, CBE, SCEV-CGP in llc after CodeGenPrepare (research-facts.md "Address optimization") ---
+    // --- codegenpreparescev: BASR, CBE, SCEV-CGP in llc after CodeGenPrepare (docs/CICC-FACTS.md "Address optimization") ---
     do_base_address_strength_reduce: int("do-base-address-strength-reduce", 4, 0, 9, "BASR level (0 off): groups of one loop whose bases differ by a cheap invariant share one base; above 3 the shared base is a loop-carried pointer PHI", "BASR in codegenpreparescev"),
     do_base_address_strength_reduce_chain: int("do-base-address-strength-reduce-chain", 1, 0, 1, "BASR: a base may join a shared base through any base already sharing it (0: only through the leader)", "BASR chains"),
     base_address_strength_reduce_iv_limit: int("base-address-strength-reduce-iv-limit", 128, 0, 100_000, "BASR: shared bases (new IVs) per loop", "BASR candidates"),
@@ -132,11 +132,11 @@ knob_table! {
     dump_scev_cgp: int("dump-scev-cgp", 0, 0, 9, "Print CBE's records and rewrites per function on stderr", "CBE dump"),
     dump_base_address_strength_reduce: int("dump-base-address-strength-reduce", 0, 0, 9, "Print BASR's budget and shared bases per function on stderr", "BASR dump"),
     print_after_scev_cgp: flag("print-after-scev-cgp", false, "Print each function's IR after codegenpreparescev on stderr", "codegenpreparescev dump"),
-    // --- nv-cssa: PHI-operand (CSSA) coalescing before PHI elimination (seed 002) ---
+    // --- nv-cssa: PHI-operand (CSSA) coalescing before PHI elimination (docs/CICC-FACTS.md "CSSA coalescing") ---
     cssa_coalesce: flag("cssa-coalesce", true, "Run nv-cssa in llc's NVPTX pipeline (-O1..-O3, right after CodeGenPrepare): rewrite PHI operands that interfere with their PHI so that PHI elimination's copies coalesce", "nv-cssa in llc"),
     nv_cssa_equal_operand: flag("nv-cssa-equal-operand", true, "nv-cssa: replace an interfering PHI operand by a value that a dominating icmp eq/ne branch proves equal to it on the edge", "nv-cssa equal-operand rewrite"),
     nv_cssa_sink: flag("nv-cssa-sink", true, "nv-cssa: move an interfering PHI operand's definition below the PHI's last read in the incoming block", "nv-cssa sink rewrite"),
-    // --- nv-dbe: dead barrier elimination (research-facts.md "Memory spaces and barriers") ---
+    // --- nv-dbe: dead barrier elimination (docs/CICC-FACTS.md "Memory spaces and barriers") ---
     nv_dbe: flag("nv-dbe", true, "Run nv-dbe in its nv:dbe slot (where nv-feature-flags bit 1 is set, O3 by default): remove __syncthreads() barriers across which no two accesses can conflict", "nv-dbe"),
     nv_dbe_dataflow: flag("nv-dbe-dataflow", true, "nv-dbe: also remove a barrier whose accesses before and after touch no common memory (address spaces, reads vs writes); off keeps cicc's basic form (one side has no access at all)", "nv-dbe dataflow form"),
     // --- nv-set-local/global-array-alignment: array alignment for vector ld/st (src/array_alignment) ---
@@ -231,7 +231,7 @@ knob_table! {
     nv_disable_pred_remat: flag("nv-disable-pred-remat", false, "Do not run nv-pred-remat (llc, NVPTX, -O1..-O3, after machine-sink: where more predicates than nv-pred-remat-budget are live into a loop, loop-invariant compares are recomputed next to their readers inside the loop instead of being held across it)", "nv-pred-remat after machine-sink"),
     nv_pred_remat_budget: int("nv-pred-remat-budget", crate::pred_remat::PREDICATE_REGISTERS, 0, 64, "nv-pred-remat: the most predicates a loop may have live into its header before compares are recomputed inside it (default: SASS's 7 allocatable predicate registers)", "nv-pred-remat budget"),
     nv_disable_sreg_order: flag("nv-disable-sreg-order", true, "Do not run nv-sreg-order (llc, NVPTX, -O1..-O3: the entry block's reads of %ntid and %nctaid moved to its start, so that ptxas gives the block dimension, not the block index, its uniform register); on by default: the pass cost registers on the validate split of the corpora (docs/DEPARTURES.md); -nv-disable-sreg-order=0 runs it", "nv-sreg-order after machine-scheduler"),
-    // --- llc LSR gates (research-facts: NVIDIA LSR knobs) ---
+    // --- llc LSR gates (docs/CICC-FACTS.md "NVIDIA LSR knobs") ---
     nv_lsr_gate: flag("nv-lsr-gate", true, "Apply cicc's LSR gates to llc's LoopStrengthReduce (NVPTX, -O1..-O3); the LSR knobs below act only with it", "nv-lsr-gate-pass before llc's loop-reduce"),
     nv_lsr_trial: flag("nv-lsr-trial", true, "LSR gate: rewrite a copy of each loop the other gates let through with llc's LSR first, and skip LSR on the loop when the copy's register pressure (the most registers live at once in the loop) exceeds the function's register target (launch bounds, -nv-maxreg, else 64) and the loop's pressure before LSR", "LSR pressure-growth gate"),
     nv_lsr_trial_growth: int("nv-lsr-trial-growth", 25, 0, 1000, "nv-lsr-trial: the least growth of the loop's pressure under LSR, in percent of the register target, that skips LSR (0: any growth over the target)", "LSR pressure-growth gate"),
@@ -241,7 +241,7 @@ knob_table! {
     disable_unknown_trip_lsr: flag("disable-unknown-trip-lsr", true, "Skip LSR on loops whose backedge-taken count ScalarEvolution cannot compute", "LSR unknown-trip gate"),
     lsr_skip_outer_loop: flag("lsr-skip-outer-loop", true, "Skip LSR on loops whose level (1 = innermost) exceeds -lsr-loop-level", "LSR outer-loop gate"),
     lsr_loop_level: int("lsr-loop-level", 1, 1, 64, "Highest loop level, counted from the innermost loop (1), that LSR runs on when -lsr-skip-outer-loop is on", "LSR outer-loop gate"),
-    // --- nv-scev-sources (seed 000) ---
+    // --- nv-scev-sources (docs/CICC-FACTS.md "GPU SCEV sources and stride idioms") ---
     nv_disable_scev_sources: flag("nv-disable-scev-sources", false, "Skip the nv-scev-sources slots (GPU ranges and stride-idiom no-wrap flags)", "nv-scev-sources"),
     special_reassociate_for_threadid: flag("special-reassociate-for-threadid", false, "Run nv-scev-sources again right after reassociate (O1-O3) to re-derive thread-id idiom facts on the reassociated IR; off: measured unnecessary with LLVM 22 (SCEV re-canonicalizes sums, reassociate keeps the flags)", "second nv-scev-sources slot after reassociate"),
     aggressive_positive_stride_analysis: flag("aggressive-positive-stride-analysis", true, "nv-scev-sources: let strides built from ntid, nctaid and warpsize (known >= 1 from their ranges) take part in the no-wrap proof, and flag the start/stride arithmetic their ranges prove; off: constant strides only", "symbolic strides in nv-scev-sources"),

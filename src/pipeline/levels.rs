@@ -1,8 +1,8 @@
-//! The level tables: cicc 13.5's nvvm-latest pipelines (reference/cicc-pipelines/nvopt-*.txt),
-//! transcribed slot by slot into the seed-001 architecture. One line per slot or adaptor,
+//! The level tables: cicc 13.5's nvvm-latest pipelines (docs/CICC-FACTS.md "The printed pipelines"),
+//! transcribed slot by slot into cicc's pipeline architecture (docs/CICC-FACTS.md "Pipeline architecture"). One line per slot or adaptor,
 //! two spaces of indentation per nesting level (the reference's format). After `?` come the
 //! slot's conditions (all must hold):
-//!   `T1` only at O1, `T2` O2 and O3 (seed: "tier!=1"), `T3` only at O3 (seed: "tier==3"),
+//!   `T1` only at O1, `T2` O2 and O3 (cicc: tier != 1), `T3` only at O3 (cicc: tier == 3),
 //!   `knob` / `!knob` a bool knob on / off, `feature-bit-N` bit N of the effective
 //!   `nv-feature-flags` (O3 escalates them to 6).
 //! Items: an upstream pass in LLVM 22 syntax, a plugin pass (`nv-scev-sources`, the GPU SCEV
@@ -18,7 +18,7 @@
 //! src/stride_loop_unroll), `nv:<slot>`
 //! (slots.rs), the adaptors
 //! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
-//! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (seed 001, difference 5).
+//! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (docs/CICC-FACTS.md "Pipeline architecture", mechanism 5).
 //! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
 //! simplifycfg with bonus threshold B and switch-range-to-icmp (r), hoist-common-insts (h),
 //! sink-common-insts (s), otherwise cicc's printed parameters; `$U` = the level's unroll level.
@@ -65,7 +65,7 @@
 //! vectorizing shared loads early, two to five registers on cuda-samples' bisect kernels. The
 //! fast-compile levels keep theirs (their llc runs at -O0, without the vectorizer).
 
-/// Always-added analyses (seed 001, "Always-Added Analysis Passes"): TargetLibraryInfo,
+/// Always-added analyses (docs/CICC-FACTS.md "Pipeline architecture": always-added analyses): TargetLibraryInfo,
 /// TargetTransformInfo, BasicAA, AssumptionCache, ProfileSummaryInfo.
 pub const ANALYSES: &str = "\
 require<profile-summary>
@@ -434,7 +434,7 @@ function
   @scfg:4:rs
 ";
 
-/// Common tail of every level (seed 001, "Post-Optimization Common Tail"; the real prints end
+/// Common tail of every level (docs/CICC-FACTS.md "Pipeline architecture": common tail; the real prints end
 /// with cnp-launch-check and verify). The tail MemorySpaceOpt is guarded by opts[3488].
 pub const TAIL: &str = "\
 function

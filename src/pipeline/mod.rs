@@ -4,13 +4,14 @@
 //! LLVM's PassBuilder to parse (src/shim/passbuilder.cpp registers the element), so
 //! `opt -print-pipeline-passes` shows exactly what runs.
 //!
-//! Sources: the architecture is seed 001's (the chapter on cicc's optimization pipeline of a
-//! cicc v13.0 reverse-engineering book): always-added analyses, a Tier 0 base pipeline for
+//! Sources: the architecture is the book page "Optimization Levels" (docs/SOURCES.md, source
+//! 001; docs/CICC-FACTS.md "Pipeline architecture"), a chapter of a cicc v13.0
+//! reverse-engineering book: always-added analyses, a Tier 0 base pipeline for
 //! O1-O3 with Tier 1/2/3 additions by level, separate fast-compile pipelines, a common tail, a
 //! minimal O0, and pass guards read from cicc's NVVMPassOptions struct. Pass identities and
 //! order are those NVIDIA's cicc 13.5 prints for its nvvm-latest optimizer (LLVM 23, the one
 //! that registers `nvopt<...>`; `cicc -nvvm-version=nvvm-latest ... --Xopt
-//! -print-pipeline-passes`), because research-facts.md found the seed's pass names unreliable
+//! -print-pipeline-passes`), because docs/CICC-FACTS.md "Pipeline identity corrections" found the book's pass names unreliable
 //! (many of its factory addresses name the wrong pass).
 //!
 //! Every level: the always-added analyses (`require<profile-summary>`, TLI, TTI, BasicAA,
@@ -18,7 +19,7 @@
 //! `nv-barrier-analysis`, cnp-launch-check, `verify`).
 //!
 //! - **O1/O2/O3** share one table (Tier 0 with Tier 1/2/3 slots). The O-level differences:
-//!   slots tagged `T2` run only at O2/O3 (the seed's `tier!=1`: the early gvn/simplifycfg/
+//!   slots tagged `T2` run only at O2/O3 (cicc's `tier!=1`: the early gvn/simplifycfg/
 //!   instcombine block, `cgscc(inline)`, the two `loop-unroll`s, two `constmerge`s; O1 runs
 //!   `always-inline` in the early-inliner slot instead, and, unlike cicc's O1, also
 //!   `cgscc(inline)` unless `-nv-o1-inline=false`, so that it never inlines less than upstream
@@ -81,7 +82,7 @@
 //! similarity 0.89 to 1.00 per level, `python3 scripts/fidelity.py`): bench/RESULTS.md.
 //!
 //! Knobs (docs/KNOBS.md): one `nv-disable-<pass>` guard per upstream pass kind (after the
-//! NVVMPassOptions disable flags of seed 001; `opts[N]` in their help is the byte offset of the
+//! NVVMPassOptions disable flags of cicc (docs/CICC-FACTS.md "Pipeline architecture"); `opts[N]` in their help is the byte offset of the
 //! guarding field in cicc's struct), `nv-cgscc-iterations`, `nv-feature-flags`,
 //! `memory-space-opt`, `lsa-opt`, `do-ip-msp`, `nv-barrier-analysis`, `nv-loop-vectorize`,
 //! `nv-disable-scev-sources`, `special-reassociate-for-threadid`, `nv-print-pipeline-slots`,
@@ -89,7 +90,7 @@
 //! `nv-o1-local-array-unroll`, `nv-disable-set-local-array-alignment`,
 //! `nv-disable-set-global-array-alignment`, `nv-disable-fold-const-calls`,
 //! `nv-disable-texture-unroll-guard`, `nv-disable-pressure-unroll-guard`.
-//! Where seed 001's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
+//! Where the book's default disagrees with what cicc 13.5 runs (CorrelatedValuePropagation, the
 //! vectorizers), the default follows cicc 13.5.
 //!
 //! What it refuses: an element that is not a level fails with the valid levels
@@ -138,7 +139,7 @@ impl Level {
         }
     }
 
-    /// The tier sub-pipelines that fire (seed 001: O1 T1, O2 T1+T2, O3 T1+T2+T3), or 0.
+    /// The tier sub-pipelines that fire (docs/CICC-FACTS.md "Pipeline architecture": O1 T1, O2 T1+T2, O3 T1+T2+T3), or 0.
     pub fn tier(self) -> u8 {
         match self {
             Level::O1 => 1,
@@ -158,7 +159,7 @@ impl Level {
         }
     }
 
-    /// CGSCC iterations when the knob says "by level" (seed 001, difference 5).
+    /// CGSCC iterations when the knob says "by level" (docs/CICC-FACTS.md "Pipeline architecture", mechanism 5).
     fn default_cgscc_iterations(self) -> i64 {
         if self == Level::Ofcmid {
             5
@@ -212,7 +213,7 @@ pub struct Context {
 
 impl Context {
     /// Resolves level-dependent knobs: Ofcmax forces `lsa-opt=0` and `memory-space-opt=0`
-    /// (seed 001, "Ofcmax Pipeline"), O3 escalates the feature flags to 6 (difference 3).
+    /// (docs/CICC-FACTS.md "Pipeline architecture"), O3 escalates the feature flags to 6 (mechanism 3).
     pub fn new(level: Level, mut knobs: Knobs, has_nvptx: bool) -> Self {
         if level == Level::Ofcmax {
             knobs.set(K::lsa_opt, 0);

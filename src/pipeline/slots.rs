@@ -1,7 +1,7 @@
 //! What runs in each slot: the NVIDIA-only passes of cicc 13.5's pipelines (identities from
-//! reference/cicc-pipelines/README.md and research-facts.md) with the upstream LLVM 22 pass that
-//! does that job, or none; and the guard knob of each upstream pass kind (seed 001,
-//! "NVVMPassOptions Offset-to-Guard Map"). One slot stands for work cicc does before its
+//! docs/CICC-FACTS.md "The printed pipelines" and "Pipeline identity corrections") with the
+//! upstream LLVM 22 pass that does that job, or none; and the guard knob of each upstream pass
+//! kind (docs/CICC-FACTS.md "Pipeline architecture"). One slot stands for work cicc does before its
 //! printed pipeline: `nv:internalize`, the whole-program internalization of cicc's LNK stage,
 //! first in every optimizing level (src/internalize.rs).
 

@@ -27,7 +27,10 @@
 //! always safe. Where: after llc's `machine-scheduler` (src/codegen.rs), the last pass that
 //! orders instructions within a block; the PTX printer keeps the order it leaves.
 //!
-//! Knob: `nv-disable-sreg-order` (off switch). Decisions are remarks
+//! Off by default: on the validate split of the corpora it cost registers more often than it
+//! saved them (docs/DEPARTURES.md); which kernels gain (grid-stride loops whose stride lives on)
+//! and which lose (blockDim-scaled indices, CUB's scan init) was not separated by a rule yet.
+//! Knob: `nv-disable-sreg-order` (true by default; `=0` runs the pass). Decisions are remarks
 //! (`-pass-remarks=nv-sreg-order`, one per function changed) and `-nv-stats` counters. Left
 //! alone: reads outside the entry block (a loop preheader's `%nctaid.x`), which ptxas already
 //! sees after the values it allocated first; other special registers, whose order was not

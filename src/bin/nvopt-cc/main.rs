@@ -1,6 +1,6 @@
 //! nvopt-cc: an nvcc-style driver that compiles CUDA (.cu) and LLVM IR (.ll/.bc) files to PTX
 //! or cubin through nvopt, running stock LLVM 22 tools and NVIDIA's ptxas as subprocesses
-//! (DESIGN.md, "How the flow runs"; the stages are in commands.rs). It follows nvcc's
+//! (docs/ARCHITECTURE.md, "How the flow runs"; the stages are in commands.rs). It follows nvcc's
 //! device-side options and exit codes and NVIDIA cicc 13.5's optimization levels, with
 //! libnvvm's exact texts for the errors libnvvm owns. It links nothing of LLVM: the plugin is
 //! loaded by opt and llc. `nvopt-cc --help` lists every option.

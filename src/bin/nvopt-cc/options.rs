@@ -109,7 +109,7 @@ pub enum ArgError {
     Nvvm(String),
 }
 
-/// libnvvm's exact message for an unsupported fast-compile level (research-facts.md).
+/// libnvvm's exact message for an unsupported fast-compile level (docs/CICC-FACTS.md "Two optimizers inside cicc 13.5").
 pub const FASTCOMPILE_ERROR: &str = "libnvvm : error: -Ofast-compile called with unsupported \
 level, only supports 0, min, mid, or max";
 /// libnvvm's exact message for a fast-compile level given twice (cicc 13.5).

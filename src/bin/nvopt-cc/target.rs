@@ -1,6 +1,6 @@
 //! GPU targets: which `-arch` values llc-22 can compile for, and which PTX ISA version each
 //! gets. The driver uses max(8.0, llc-22's minimum for the target): PTX 8.0 for sm_90 and older
-//! (the version DESIGN.md's verified clang flags use), the newer ISA that Blackwell-and-later
+//! (the version of the clang flags verified in docs/ARCHITECTURE.md "Platform facts"), the newer ISA that Blackwell-and-later
 //! targets need (llc-22 rejects e.g. sm_100 with +ptx80).
 
 /// Minimum PTX ISA version llc-22 emits for each processor it knows (`.version` with no +ptx
@@ -48,7 +48,7 @@ const LLC_MIN_PTX: &[(&str, u32)] = &[
     ("sm_121f", 88),
 ];
 
-/// The PTX ISA the driver never goes below (DESIGN.md: clang-22 flags verified with +ptx80).
+/// The PTX ISA the driver never goes below (docs/ARCHITECTURE.md "Platform facts": clang-22 flags verified with +ptx80).
 const PTX_FLOOR: u32 = 80;
 /// The newest PTX ISA llc-22 knows.
 const LLC_MAX_PTX: u32 = 90;
