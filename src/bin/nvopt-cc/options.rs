@@ -519,16 +519,22 @@ fn check(o: &Options) -> Result<(), ArgError> {
     Ok(())
 }
 
+/// Test helper: the options of a compile request, panicking on anything else.
+#[cfg(test)]
+pub(crate) fn compile_options(args: &[&str]) -> Options {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    match parse(&args) {
+        Ok(Request::Compile(o)) => *o,
+        other => panic!("{args:?}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn opts(args: &[&str]) -> Options {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        match parse(&args) {
-            Ok(Request::Compile(o)) => *o,
-            other => panic!("{args:?}: {other:?}"),
-        }
+        compile_options(args)
     }
 
     fn err(args: &[&str]) -> ArgError {

@@ -476,14 +476,10 @@ pub fn run(o: &Options) -> Result<()> {
 mod tests {
     use super::*;
     use crate::commands::shell_join;
-    use crate::options::{parse, Request};
+    use crate::options::parse;
 
     fn opts(args: &[&str]) -> Options {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        match parse(&args) {
-            Ok(Request::Compile(o)) => *o,
-            other => panic!("{args:?}: {other:?}"),
-        }
+        crate::options::compile_options(args)
     }
 
     fn tools(o: &Options, plugin: bool) -> Tools {
