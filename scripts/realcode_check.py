@@ -204,19 +204,32 @@ def failure_summary(lines, code, keep=3, width=300):
     return "\n".join(line[:width] for line in picked) or f"exit {code}"
 
 
-def sass_live(listing):
-    """{function: most general registers live at once} from `nvdisasm -c -plr`."""
-    live, current = {}, None
+SECTION = re.compile(r"\s*\.section\s+\.text\.([^,\s]+),")
+
+
+def per_function(listing, fold):
+    """{function: value} over an nvdisasm listing: each function's `.text` section starts at 0,
+    and `fold(value, line)` takes in every later line of that section."""
+    out, current = {}, None
     for line in listing.splitlines():
-        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
+        m = SECTION.match(line)
         if m:
             current = m.group(1)
-            live[current] = 0
-            continue
-        m = re.search(r"/\*[0-9a-f]+\*/.*//\s*\|\s*(\d+)", line)
-        if m and current:
-            live[current] = max(live[current], int(m.group(1)))
-    return live
+            out[current] = 0
+        elif current:
+            out[current] = fold(out[current], line)
+    return out
+
+
+LIVE = re.compile(r"/\*[0-9a-f]+\*/.*//\s*\|\s*(\d+)")
+
+
+def sass_live(listing):
+    """{function: most general registers live at once} from `nvdisasm -c -plr`."""
+    def fold(most, line):
+        m = LIVE.search(line)
+        return max(most, int(m.group(1))) if m else most
+    return per_function(listing, fold)
 
 
 SASS_INSN = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)")
@@ -224,17 +237,10 @@ SASS_INSN = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-
 
 def sass_counts(listing):
     """{function: SASS instructions (NOPs left out)} from an nvdisasm listing of a cubin."""
-    counts, current = {}, None
-    for line in listing.splitlines():
-        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
-        if m:
-            current = m.group(1)
-            counts[current] = 0
-            continue
+    def fold(count, line):
         m = SASS_INSN.match(line)
-        if m and current and m.group(1) != "NOP":
-            counts[current] += 1
-    return counts
+        return count + 1 if m and m.group(1) != "NOP" else count
+    return per_function(listing, fold)
 
 
 def warps_per_sm(regs, arch):

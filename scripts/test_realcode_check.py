@@ -28,6 +28,11 @@ class SassLive(unittest.TestCase):
     def test_max_per_function(self):
         self.assertEqual(rc.sass_live(LISTING), {"kern_a": 11, "kern_b": 3})
 
+    def test_instruction_counts_leave_out_nops(self):
+        listing = LISTING + "        /*0020*/                   NOP ;\n"
+        listing += "        /*0030*/              @!P0 BRA 0x10 ;\n"
+        self.assertEqual(rc.sass_counts(listing), {"kern_a": 3, "kern_b": 3})
+
 
 class Warps(unittest.TestCase):
     def test_sm90_steps(self):
