@@ -2,11 +2,13 @@
 #   %plugin  libnvopt.so        %opt %llc %clang %lli  LLVM 22 tools
 #   %root    project root       %python   python3      %ptxas (when the 'ptxas' feature is on)
 #   %cudaflags  clang-22 flags that compile a .cu to NVPTX device IR without a CUDA SDK
+# The project's Python tools run as modules of the nvopt_tools package (`%python -m
+# nvopt_tools.ptx_check ...`): PYTHONPATH names the project root in every test's environment.
 # Features: 'ptxas' and 'cicc' when NVIDIA's tools are installed (scripts/nvidia-tools.sh);
 # tests needing them say `REQUIRES: ptxas` and are reported UNSUPPORTED when absent.
 import os
 import shutil
-import sys
+import subprocess
 
 import lit.formats
 
@@ -17,7 +19,7 @@ root = os.path.dirname(os.path.abspath(__file__))
 # The suite root is the project root; tests live under plugin-tests/ only (excludes match
 # directory names at any depth, so only names that never hold tests are listed).
 config.excludes = ["Inputs", "inputs", "target", "build", "src", "scripts", "include", "examples",
-                   "kernels", ".ci", ".git"]
+                   "kernels", "nvopt_tools", ".ci", ".git"]
 config.test_source_root = root
 config.test_exec_root = os.path.join(root, "build", "lit")
 
@@ -35,10 +37,13 @@ def tool(name):
 
 
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", "")])
+config.environment["PYTHONPATH"] = os.pathsep.join(
+    p for p in (root, os.environ.get("PYTHONPATH")) if p)
 for var in ("NVOPT_NVIDIA_BIN", "NVOPT_NVVM_BIN", "NVOPT_NVIDIA_INCLUDE", "HOME"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+python = shutil.which("python3") or "python3"
 cudaflags = ("-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_90 "
              "-Xclang -target-feature -Xclang +ptx80 -I" + os.path.join(root, "include"))
 config.substitutions += [
@@ -48,15 +53,13 @@ config.substitutions += [
     ("%clang", tool("clang++")),
     ("%lli", tool("lli")),
     ("%root", root),
-    ("%python", shutil.which("python3") or "python3"),
+    ("%python", python),
     ("%cudaflags", cudaflags),
 ]
 
 # NVIDIA's tools: $NVOPT_NVIDIA_BIN, else the wheels scripts/nvidia-tools.sh installs, else PATH.
-sys.path.insert(0, os.path.join(root, "scripts"))
-from nvopt_paths import nvidia_cu13  # noqa: E402
-
-cu13 = nvidia_cu13()
+cu13 = subprocess.run([python, "-m", "nvopt_tools.paths", "nvidia-cu13"], cwd=root, check=True,
+                      capture_output=True, text=True).stdout.strip()
 nv_bin = os.environ.get("NVOPT_NVIDIA_BIN") or (os.path.join(cu13, "bin") if cu13 else "")
 nvvm_bin = os.environ.get("NVOPT_NVVM_BIN") or (os.path.join(cu13, "nvvm", "bin") if cu13 else "")
 ptxas = os.path.join(nv_bin, "ptxas") if nv_bin else shutil.which("ptxas")

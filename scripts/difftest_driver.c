@@ -1,4 +1,4 @@
-/* Host driver for scripts/difftest.py (issue 7, "Differential execution"). Linked by llvm-link
+/* Host driver for nvopt_tools/difftest.py (issue 7, "Differential execution"). Linked by llvm-link
  * with a host-ified kernel module (NVPTX special-register and math intrinsics renamed to the
  * __dt_nvvm_* functions below) and run by lli-22. difftest.py appends one generated function,
  * dt_launch(kernel, args), that calls the kernel with its exact C signature, or, for a kernel with

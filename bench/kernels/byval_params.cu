@@ -5,7 +5,7 @@
 // the reproducer (one thread writes a field), a CUB GridEvenShare-like reduction that advances
 // its struct in a loop, a struct of device pointers advanced by a grid-stride loop, and a
 // read-only table indexed by data. Launches: scripts/difftest_kernels/bench.spec (difftest on
-// the host, and `bench.py --run` on the GPU through bench/gpu_run.py, which builds the struct's
+// the host, and `bench.py --run` on the GPU through nvopt_tools/bench/gpu_run.py, which builds the struct's
 // bytes as scripts/difftest_driver.c does).
 #include "nvopt_cuda.h"
 

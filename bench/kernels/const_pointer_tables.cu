@@ -9,7 +9,7 @@
 //   translation: gather the frame bilinearly at each template point (offsets from `offs`), its
 //   gradient and residual against the template (stored per point), a damped 2x2 solve, update.
 // The *_byval twins run the same bodies on the struct passed by value (a kernel parameter), so
-// that scripts/difftest.py (bench.spec) can launch them; it cannot fill a __constant__ symbol.
+// that nvopt_tools/difftest.py (bench.spec) can launch them; it cannot fill a __constant__ symbol.
 #include "nvopt_cuda.h"
 
 struct TrackFrame {

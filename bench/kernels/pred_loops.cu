@@ -11,7 +11,7 @@
 //   registers without it, 46 with it; nvcc 44).
 // - tail_masks10: a strided loop over x with 10 tail conditions `i0 + 64k < n`, one per
 //   output, all invariant in the loop.
-// Both use no shared memory, barriers or shuffles (scripts/difftest.py runs them on the host).
+// Both use no shared memory, barriers or shuffles (nvopt_tools/difftest.py runs them on the host).
 #include "nvopt_cuda.h"
 
 // Row k's weight minus, with Indicator, 1 where column j is the row's own (j == r0 + k).

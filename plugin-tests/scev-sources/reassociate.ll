@@ -12,9 +12,9 @@
 ; RUN: %opt -load-pass-plugin=%plugin -passes='reassociate,nv-scev-sources' -nv-stats -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=STATS
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -print-pipeline-passes -disable-output %s \
-; RUN:   | %python %root/scripts/pipeline_tree.py --leaves | FileCheck %s --check-prefix=DEFAULT
+; RUN:   | %python -m nvopt_tools.pipeline_tree --leaves | FileCheck %s --check-prefix=DEFAULT
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -special-reassociate-for-threadid -print-pipeline-passes \
-; RUN:   -disable-output %s | %python %root/scripts/pipeline_tree.py --leaves | FileCheck %s --check-prefix=KNOB
+; RUN:   -disable-output %s | %python -m nvopt_tools.pipeline_tree --leaves | FileCheck %s --check-prefix=KNOB
 
 target triple = "nvptx64-nvidia-cuda"
 

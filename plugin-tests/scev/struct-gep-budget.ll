@@ -1,4 +1,4 @@
-; Regression (scripts/fuzz.py seed 785, reduced with llvm-reduce): with the recursion budget spent,
+; Regression (nvopt_tools/fuzz.py seed 785, reduced with llvm-reduce): with the recursion budget spent,
 ; a struct GEP's constant field index was made SCEVUnknown and LLVM's getGEPExpr crashed on it.
 ; Constants are never gated now: they stay SCEVConstant.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='print<nv-scev>' -scalar-evolution-max-recursion-depth=0 \

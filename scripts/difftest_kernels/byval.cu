@@ -1,4 +1,4 @@
-// Kernels with by-value struct parameters for scripts/difftest.py, above all for its lowering
+// Kernels with by-value struct parameters for nvopt_tools/difftest.py, above all for its lowering
 // mode (--lowering: the IR llc hands to instruction selection, after NVPTXLowerArgs, SROA,
 // NVPTXLowerAlloca, InferAddressSpaces, LSR, CodeGenPrepare and nvopt's llc IR passes). A
 // by-value struct reaches the kernel as `ptr byval(%struct.T)`; lowering reads it through
@@ -9,7 +9,7 @@
 // struct, 4 bytes and 148 bytes. Each thread gets its own copy of the struct (the driver calls
 // the kernel once per thread with a fresh byval copy, as a GPU thread sees its parameter), so
 // writes of one thread are invisible to the next. Syntax of `difftest:` lines, struct arguments
-// `byval(FIELD,...)` included: scripts/difftest.py, class Spec.
+// `byval(FIELD,...)` included: nvopt_tools/difftest.py, class Spec.
 // difftest-modes: lowering
 // (without --lowering, this file joins a run only when --kernels names it or one of its kernels:
 // the quick opt-mode run, plugin-tests/robustness/difftest-quick.test, keeps its kernel set)

@@ -1,10 +1,10 @@
-// Kernels for scripts/difftest.py whose device functions nv-fold-const-calls folds: pure
+// Kernels for nvopt_tools/difftest.py whose device functions nv-fold-const-calls folds: pure
 // integer helpers (recursion, loops, switches, signed division and remainders of negative
 // numbers, shifts, narrow types) called with constants, kept out of line (__noinline__) so that
 // the calls reach the pass; the results are mixed into every output element, so a wrong fold
 // is a wrong output. Also calls the pass must keep (a store, a division by zero on the path
 // taken is never executed here: only defined calls run). Syntax of `difftest:` lines:
-// scripts/difftest.py, class Spec.
+// nvopt_tools/difftest.py, class Spec.
 #include "nvopt_cuda.h"
 
 __device__ __noinline__ constexpr unsigned ilog2(unsigned x) { return x == 1 ? 0 : 1 + ilog2(x / 2); }

@@ -1,9 +1,9 @@
-// Loop kernels for scripts/difftest.py (issue 7, "Differential execution"): the CUDA loop idioms
+// Loop kernels for nvopt_tools/difftest.py (issue 7, "Differential execution"): the CUDA loop idioms
 // nv-scev-sources and the address-mode passes rewrite (docs/CICC-FACTS.md "GPU SCEV sources and
 // stride idioms"; the proofs of plugin-tests/scev-sources), written so that the flags and ranges
 // the passes add hold and a sequential host run can execute them: no barriers, no shared memory,
 // no shuffles; integer arithmetic on random data is unsigned or bounded (no signed overflow).
-// Each `difftest:` line is one kernel's launch (syntax: scripts/difftest.py, class Spec).
+// Each `difftest:` line is one kernel's launch (syntax: nvopt_tools/difftest.py, class Spec).
 #include "nvopt_cuda.h"
 
 // difftest: grid_copy64 n=1..6000 grid=1|2|9 block=32|128|256 args=f32[n],f32[n],n

@@ -1,4 +1,4 @@
-; Hand-written NVPTX kernels for scripts/difftest.py (issue 7, "Differential execution"): the
+; Hand-written NVPTX kernels for nvopt_tools/difftest.py (issue 7, "Differential execution"): the
 ; launch-bound shapes CUDA source cannot spell (nvvm.reqntid, which fixes ntid exactly; see
 ; plugin-tests/scev-sources/block-stride.ll) and a rotated y-dimension grid-stride loop
 ; (plugin-tests/scev-sources/grid-stride.ll). The driver launches them with exactly the

@@ -1,0 +1,149 @@
+# Compiles one kernel file with every compiler, repeats the timed steps, checks the LLVM
+# pipelines with -verify-each / -verify-machineinstrs, assembles each PTX with ptxas -v and
+# disassembles it with cuobjdump -sass, runs nvopt_tools/ptx_check.py's address-space lint on it,
+# and collects the per-entry figures (docs/ARCHITECTURE.md "Measuring"; failures are
+# recorded, never skipped). Variant columns (nvopt:NAME) rerun only llc on the nvopt column's
+# optimized IR with extra knobs.
+import os
+import statistics
+from dataclasses import dataclass, field
+
+from nvopt_tools.bench import compilers
+from nvopt_tools.bench import figures
+from nvopt_tools import ptx_check
+from nvopt_tools.bench.compilers import Outcome, Step, run_step
+
+
+@dataclass
+class FileResult:
+    stem: str
+    times: dict = field(default_factory=dict)     # compiler -> {step: median seconds}
+    entries: dict = field(default_factory=dict)   # compiler -> {entry: figures dict}
+    failures: list = field(default_factory=list)  # (compiler, step, message)
+    findings: dict = field(default_factory=dict)  # compiler -> [ptx_check.Finding] of its PTX
+
+
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=(), maxreg=None):
+    """Runs every compiler of `comps`, then every (name, knobs) of `variants` on nvopt.bc.
+    `maxreg` (bench.py --maxreg) caps NVIDIA's optimizers and every column's ptxas; nvopt's
+    share of the cap is a knob, already in `knobs`."""
+    stem = os.path.splitext(os.path.basename(src))[0]
+    res = FileResult(stem)
+    os.makedirs(workdir, exist_ok=True)
+    front = timed([compilers.clang_step(tools, src)], workdir, reps)
+    if not front.ok:
+        for c in comps:
+            if c != "nvidia":
+                res.failures.append((c, front.step, front.message))
+        comps = [c for c in comps if c == "nvidia"]
+    for c in comps:
+        outcome = run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each, maxreg)
+        if front.ok and c != "nvidia":
+            outcome.times.update(front.times)
+        if not outcome.ok:
+            res.failures.append((c, outcome.step, outcome.message))
+            continue
+        res.times[c] = {k: statistics.median(v) for k, v in outcome.times.items()}
+        entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
+        if err:
+            res.failures.append((c, "ptxas", err))
+            continue
+        res.entries[c] = entries
+    for name, vknobs in variants:
+        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg)
+    return res
+
+
+def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg=None):
+    """Column nvopt:NAME: llc with the variant's knobs on nvopt.bc; clang and opt times are the
+    nvopt column's (the same IR, produced once), llc is timed here."""
+    c = f"nvopt:{name}"
+    if "nvopt" not in res.times:
+        res.failures.append((c, "setup", "the nvopt column failed, so there is no nvopt.bc to reuse"))
+        return
+    step = compilers.variant_llc(tools, level, knobs, name, vknobs)
+    outcome = timed([step], workdir, reps)
+    if outcome.ok and verify_each:
+        check = Step("llc -verify-machineinstrs", step.argv[:-2] + ["-verify-machineinstrs", "-o", os.devnull])
+        ok, _, msg = run_step(check, workdir)
+        if not ok:
+            outcome = Outcome(False, check.name, msg)
+    if not outcome.ok:
+        res.failures.append((c, outcome.step, outcome.message))
+        return
+    times = {k: v for k, v in res.times["nvopt"].items() if k != "llc"}
+    times.update({k: statistics.median(v) for k, v in outcome.times.items()})
+    res.times[c] = times
+    entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
+    if err:
+        res.failures.append((c, "ptxas", err))
+        return
+    res.entries[c] = entries
+
+
+def run_compiler(c, src, workdir, tools, level, knobs, reps, verify_each, maxreg=None):
+    why = compilers.preconditions(c, tools)
+    if why:
+        return Outcome(False, "setup", why)
+    if c == "nvvm-latest":
+        err = compilers.make_nvvm_input(tools, workdir)
+        if err:
+            return Outcome(False, "nvvm input", err)
+    outcome = timed(compilers.pipeline(c, tools, level, src, knobs, maxreg), workdir, reps)
+    if outcome.ok and verify_each:
+        for step in compilers.verify_steps(c, tools, level, knobs):
+            ok, _, msg = run_step(step, workdir)
+            if not ok:
+                return Outcome(False, step.name, msg)
+    return outcome
+
+
+def timed(steps, workdir, reps):
+    """Runs the steps in order `reps` times; the first failure ends it."""
+    out = Outcome()
+    for _ in range(reps):
+        for step in steps:
+            ok, secs, msg = run_step(step, workdir)
+            if not ok:
+                return Outcome(False, step.name, msg, out.times)
+            out.times.setdefault(step.name, []).append(secs)
+    return out
+
+
+def assemble(c, workdir, tools, maxreg=None):
+    """ptxas -v (-maxrregcount with --maxreg), cuobjdump -sass and ptx_check on <c>.ptx
+    (nvopt-NAME.ptx for column nvopt:NAME); returns ({entry: figures}, error, [findings]).
+    An entry's `ptxcheck` counts the findings in it and in the .func bodies it calls."""
+    c = compilers.variant_file(c)
+    ptx_path = os.path.join(workdir, f"{c}.ptx")
+    with open(ptx_path) as f:
+        text = f.read()
+    counts = figures.ptx_counts(text)
+    findings = ptx_check.check_text(text, os.path.join("work", os.path.basename(workdir), f"{c}.ptx"))
+    if not counts:
+        return {}, f"no .entry found in {c}.ptx", findings
+    info, sass = {}, {}
+    if tools.nvidia_bin:
+        ok, _, msg = run_step(Step("ptxas", compilers.ptxas_cmd(tools, c, maxreg)), workdir)
+        if not ok:
+            return {}, f"ptxas rejected {c}.ptx: {msg}", findings
+        with open(os.path.join(workdir, f"{c}.ptxas.txt"), "w") as f:
+            f.write(msg)
+        info = figures.ptxas_info(msg)
+        ok, _, msg = run_step(Step("cuobjdump", [tools.nv("cuobjdump"), "-sass", f"{c}.cubin"],
+                                   stdout=f"{c}.sass"), workdir)
+        if not ok:
+            return {}, f"cuobjdump -sass failed on {c}.cubin: {msg}", findings
+        with open(os.path.join(workdir, f"{c}.sass")) as f:
+            text = f.read()
+        sass, sass_loop = figures.sass_counts(text), figures.sass_loop_counts(text)
+    entries = {}
+    for name, cnt in counts.items():
+        fig = {"ptx_instrs": cnt["ptx_instrs"], "movs": cnt["movs"], "ptx_loop": cnt["ptx_loop"],
+               "ptxcheck": sum(1 for f in findings if f.function in (name, *cnt["callees"]))}
+        fig.update({k: v for k, v in info.get(name, {}).items()})
+        if name in sass:
+            fig["sass_instrs"] = sass[name]
+            fig["sass_loop"] = sass_loop[name]
+        entries[name] = fig
+    return entries, "", findings
