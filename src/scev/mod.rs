@@ -38,7 +38,7 @@
 //!   expressions (add, sub, mul, udiv, shl by a constant, casts, GEPs).
 //!
 //! Example: a chain of 1000 dependent 64-bit adds, each feeding an address
-//! (`python3 scripts/gen_scev_stress.py 1000`, plugin-tests/scev/size-gate.test):
+//! (`python3 -m nvopt_tools.gen_scev_stress 1000`, plugin-tests/scev/size-gate.test):
 //!
 //! ```text
 //! %off381 = add i64 %off380, %s381
