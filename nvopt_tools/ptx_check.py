@@ -9,15 +9,16 @@ garbage on the GPU: nvopt once emitted `ld.param [%SP+32]` (param space read thr
 stack address) and `ld.param [%rd6]` with %rd6 from `cvta.param` (a generic address of a kernel
 parameter, which a generic `ld` must read). This checker finds such code statically.
 
-It tracks per function, flow-insensitively (the union over every definition of a register),
-which kinds of address each register may hold: a kernel parameter (`mov` of a .entry param),
-a call-sequence or return parameter, the local copy of a device function's parameter (`mov` of
-a .func param, local space per the PTX ISA), local (`__local_depot`, %SPL, `cvta.to.local`),
-shared (`mov` of a .shared variable, 32 or 64 bits, `cvta.to.shared`, `mapa.shared::cluster`),
-global (`mov` of a .global variable, `cvta.to.global`), const, the generic address of each
-space (`cvta.X`; %SP), or unknown provenance (loaded from memory, function parameters, call
-results). Addresses flow through mov, add/sub, mad, selp, integer cvt and and/or with an
-immediate; any other operation on an address gives an unknown one. Rules:
+It tracks per function and flow-sensitively which kinds of address each register may hold
+right before each instruction (the union over the register's definitions that reach it, see
+below): a kernel parameter (`mov` of a .entry param), a call-sequence or return parameter, the
+local copy of a device function's parameter (`mov` of a .func param, local space per the PTX
+ISA), local (`__local_depot`, %SPL, `cvta.to.local`), shared (`mov` of a .shared variable, 32
+or 64 bits, `cvta.to.shared`, `mapa.shared::cluster`), global (`mov` of a .global variable,
+`cvta.to.global`), const, the generic address of each space (`cvta.X`; %SP), or unknown
+provenance (loaded from memory, function parameters, call results). Addresses flow through
+mov, add/sub, mad, selp, integer cvt and and/or with an immediate; any other operation on an
+address gives an unknown one. Rules:
 
   param-addr   ld.param/st.param only through a param symbol (`[name+8]`) or a register that
                holds param symbol addresses only (a register of unknown provenance alone counts
@@ -34,11 +35,21 @@ immediate; any other operation on an address gives an unknown one. Rules:
                generic address from cvta.Y (Y != X) or of a non-generic address (other than a
                global one for cvta.to.global).
 
-Registers declared inside a `{ }` block (inline asm, call sequences) are kept apart from
-same-named ones of other blocks. Limits: flow-insensitive, so a register reused for addresses
-of two spaces on separate paths would be reported (compilers keep SSA-like virtual registers,
-so they do not); control flow, calls and memory are not followed (a loaded or passed address
-is unknown, and unknown addresses pass every rule but param-addr); a .func's own parameters
+Reaching definitions: a forward data flow over the function's control-flow graph (basic
+blocks split at labels and after bra, brx, ret, exit and trap; edges: fall-through, unless the
+block ends in an unpredicated bra/brx/ret/exit/trap, the target of a `bra`, the labels of a
+`brx.idx` table's `.branchtargets`), iterated to a fixpoint. A definition kills the earlier
+ones of its register on its path, a predicated one (`@%p mov ...`) joins them; the kinds of
+each definition are iterated to a fixpoint too (loops carry kinds back to earlier uses). So a
+register that PHI elimination or coalescing reuses for addresses of two spaces on separate
+paths is checked per path, and a use that both reach (a join) sees both. Conservative where
+the flow is not known: in a function with a branch whose target or table it cannot resolve,
+every definition of a register reaches every use (flow-insensitive, the union); a block that
+nothing branches or falls into (dead code) starts from the join of every block's state; a
+register with a single definition holds its kinds at every use. Registers and labels
+declared inside a `{ }` block (inline asm, call sequences) are kept apart from same-named ones
+of other blocks. Limits: calls and memory are not followed (a loaded or passed address is
+unknown, and unknown addresses pass every rule but param-addr); a .func's own parameters
 are let be (st.param to them, and their `mov` address used as param or local); the state
 space of each bracketed operand is taken from the instruction's state-space qualifiers in
 order (`cp.async.ca.shared.global [dst], [src]`; a bulk copy's tensor map, paired with
@@ -54,6 +65,7 @@ API: check_text(text, name="<ptx>") and check_file(path) return a list of Findin
 (file, line, function, rule, message, instruction). Python 3, standard library only.
 """
 import argparse
+import heapq
 import os
 import re
 import sys
@@ -296,6 +308,20 @@ class Instr:
     opcode: str
     quals: list          # opcode split at dots, first part excluded
     ops: list            # operand texts, registers renamed to their scoped names
+    pred: bool = False   # guarded by a predicate (`@%p ...`, `@!%p ...`)
+    scope: tuple = ()    # ids of the `{ }` blocks around it, outermost first (label lookup)
+
+
+@dataclass
+class Body:
+    """One function's instructions and what its control flow needs: `labels` maps (block id,
+    label) to the index of the instruction after the label (len(instrs) at the end), `tables`
+    (block id, label) to the target labels of a `.branchtargets` directive and its block path."""
+    instrs: list
+    symkind: dict
+    regs: set
+    labels: dict
+    tables: dict
 
 
 def base_of(op):
@@ -336,26 +362,45 @@ class Scopes:
 
 
 def parse_body(fn, module_symbols):
-    """(instructions, {symbol: kind}, registers) of one function: symbol kinds for address
-    operands ('param', 'callparam', 'funcparam', 'local', 'shared', 'global', 'const') and the
-    (unique) names of the registers declared without `%`."""
+    """The Body of one function: its instructions, symbol kinds for address operands ('param',
+    'callparam', 'funcparam', 'local', 'shared', 'global', 'const'), the (unique) names of the
+    registers declared without `%`, its labels and branch tables. Labels are kept per `{ }`
+    block (inline asm may repeat a label name in each of its blocks)."""
     scopes, regs = Scopes(), set()
     symkind = dict(module_symbols)
     for p in fn.params:
         symkind[p] = "param" if fn.kind == "entry" else "funcparam"
     for r in fn.rets:
         symkind[r] = "callparam"
-    out = []
+    out, labels, tables = [], {}, {}
+    blocks, nblocks, last_label = [0], 0, None
     for kind, line, s in fn.body:
         if kind == "open":
             scopes.open()
+            nblocks += 1
+            blocks.append(nblocks)
+            last_label = None
             continue
         if kind == "close":
             scopes.close()
+            if len(blocks) > 1:
+                blocks.pop()
+            last_label = None
             continue
+        if kind == "label":
+            labels[(blocks[-1], s)] = len(out)
+            last_label = s
+            continue
+        label, last_label = last_label, None
         if kind != "stmt" or not s:
             continue
         if s.startswith("."):
+            m = re.match(r"\.branchtargets\b(.*)$", s, re.S)
+            if m:
+                if label is not None:
+                    tables[(blocks[-1], label)] = ([t.strip() for t in m.group(1).split(",") if t.strip()],
+                                                   tuple(blocks))
+                continue
             m = re.match(r"\.(reg|param|local|shared)\b(.*)$", s, re.S)
             if not m:
                 continue
@@ -369,10 +414,10 @@ def parse_body(fn, module_symbols):
                     symkind[scopes.declare(name, sk)] = sk
             continue
         text = " ".join(s.split())
-        m = re.match(r"(?:@!?%?[\w$]+\s+)?(\S+)\s*(.*)$", s, re.S)
+        m = re.match(r"(@!?%?[\w$]+\s+)?(\S+)\s*(.*)$", s, re.S)
         if not m:
             continue
-        opcode, rest = m.groups()
+        guard, opcode, rest = m.groups()
         parts = opcode.split(".")
 
         def rename(tok):
@@ -380,33 +425,71 @@ def parse_body(fn, module_symbols):
             return found[0] if found else tok.group(0)
 
         ops = [re.sub(r"(?<![\w$.])%?[A-Za-z_$][\w$]*", rename, o) for o in split_top(rest)]
-        out.append(Instr(line, text, opcode, parts[1:], ops))
-    return out, symkind, regs
+        out.append(Instr(line, text, opcode, parts[1:], ops, guard is not None, tuple(blocks)))
+    return Body(out, symkind, regs, labels, tables)
+
+
+EMPTY = frozenset()
+TERMINATORS = {"bra", "brx", "ret", "exit", "trap"}
+NAME = re.compile(r"[A-Za-z_$%][\w$#]*")
+
+
+def bits(m):
+    """The indices of the set bits of the int `m`, lowest first."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
 
 
 class Analysis:
-    """Flow-insensitive address kinds of one function's registers."""
+    """Flow-sensitive address kinds of one function's registers: a forward data flow over the
+    function's control-flow graph gives the definitions of each register that reach each
+    instruction (a definition kills the earlier ones on its path, a predicated one does not),
+    and each definition the kinds its instruction gives it from the kinds of the definitions
+    that reach its operands, iterated to a fixpoint."""
 
-    def __init__(self, instrs, symkind, regs=()):
-        self.instrs, self.symkind, self.regs, self.kinds = instrs, symkind, set(regs), {}
+    def __init__(self, body):
+        self.body = body
+        self.instrs, self.symkind, self.regs = body.instrs, body.symkind, set(body.regs)
+        self.defined = set()   # every register some instruction writes
+        self.defval = []       # kinds per definition
+        self.single = {}       # register with one definition: its id
+        self.reach = []        # per instruction: {register with several definitions: the
+                               # merge of those that reach it} or None
+        self.members = []      # per merge: its definition ids
+        self.mergeval = []     # kinds per merge
 
-    def operand(self, op):
-        """Kinds of a source operand (register, symbol[+off], immediate, brace list)."""
+    # -------------------------------------------------------------- kinds of operands
+
+    def kinds_at(self, name, i):
+        """Kinds register `name` may hold right before instruction i (do not modify)."""
+        d = self.single.get(name)
+        if d is not None:
+            return self.defval[d]
+        k = self.reach[i].get(name) if self.reach[i] else None
+        return EMPTY if k is None else self.mergeval[k]
+
+    def operand(self, op, i):
+        """Kinds of a source operand (register, symbol[+off], immediate, brace list) of
+        instruction i."""
         op = op.strip()
         if op.startswith("{"):
             out = set()
             for o in split_top(op[1:-1]):
-                out |= self.operand(o)
+                out |= self.operand(o, i)
             return out
-        m = re.match(r"([A-Za-z_$%][\w$#]*)", op)
+        m = NAME.match(op)
         if not m:
             return set()
-        name = m.group(1)
+        name = m.group(0)
         if name.startswith("%") and SPECIAL_REGS.match(op):
             return set()
         if name in self.symkind:
             return {self.symkind[name]}
-        return self.kinds.get(name, set())
+        return set(self.kinds_at(name, i))
 
     def is_register(self, op):
         """A virtual register: `%name` (not a special register) or a block-scoped `.reg`."""
@@ -425,12 +508,15 @@ class Analysis:
         regs = split_top(first[1:-1]) if first.startswith("{") else first.split("|")
         return [r.strip() for r in regs if self.is_register(r)]
 
-    def value(self, ins):
-        """The kinds a definition by `ins` gives its (single) destination."""
+    def value(self, ins, i):
+        """The kinds a definition by instruction i (`ins`) gives its destinations."""
         parts = ins.opcode.split(".")
         base, quals = parts[0], parts[1:]
+        if len(self.dst[i]) > 1 or ins.ops[0].startswith("{"):
+            # vector or paired destinations: loaded or unpacked values
+            srcs = [self.operand(o, i) for o in ins.ops[1:]]
+            return {UNKNOWN} if base in LOADS or any(s & KNOWN for s in srcs) else set()
         srcs = ins.ops[1:]
-        k = [self.operand(o) for o in srcs]
         if base in LOADS:
             return {UNKNOWN}
         if base == "cvta":
@@ -442,6 +528,7 @@ class Analysis:
             return {f"gen_{sp}"}
         if base == "mapa":
             return {"shared"} if any(q.startswith("shared") for q in quals) else {"gen_shared"}
+        k = [self.operand(o, i) for o in srcs]
         if base == "mov":
             if srcs and srcs[0].startswith("{"):
                 return {UNKNOWN} if any(k) else set()  # a vector pack
@@ -487,26 +574,212 @@ class Analysis:
             return {UNKNOWN}
         return set()
 
+    # -------------------------------------------------------------- control flow
+
+    def resolve(self, label, scope):
+        """Index of the instruction after `label` as seen from the `{ }` blocks `scope`."""
+        for b in reversed(scope):
+            at = self.body.labels.get((b, label))
+            if at is not None:
+                return at
+        return None
+
+    def targets(self, ins):
+        """Instruction indices a branch may go to, or None when they cannot be resolved."""
+        base = ins.opcode.split(".")[0]
+        if base == "bra":
+            if len(ins.ops) != 1:
+                return None
+            at = self.resolve(ins.ops[0].strip(), ins.scope)
+            return None if at is None else [at]
+        if len(ins.ops) != 2:
+            return None
+        table = None
+        for b in reversed(ins.scope):
+            table = self.body.tables.get((b, ins.ops[1].strip()))
+            if table is not None:
+                break
+        if table is None:
+            return None
+        names, scope = table
+        out = [self.resolve(t, scope) for t in names]
+        return None if None in out else out
+
+    def cfg(self):
+        """Basic blocks (start indices), their successors, and the blocks whose branches
+        cannot be resolved."""
+        n = len(self.instrs)
+        leaders = {0} | {at for at in self.body.labels.values() if at < n}
+        for i, ins in enumerate(self.instrs):
+            if ins.opcode.split(".")[0] in TERMINATORS and i + 1 < n:
+                leaders.add(i + 1)
+        starts = sorted(leaders) if n else []
+        block_of = {s: b for b, s in enumerate(starts)}
+        ends = starts[1:] + [n]
+        succs, wild = [], []
+        for b, (s, e) in enumerate(zip(starts, ends)):
+            last = self.instrs[e - 1]
+            base = last.opcode.split(".")[0]
+            out = set()
+            if base in ("bra", "brx"):
+                ts = self.targets(last)
+                if ts is None:
+                    wild.append(b)
+                else:
+                    out |= {block_of[t] for t in ts if t < n}
+            if (base not in TERMINATORS or last.pred) and e < n:
+                out.add(b + 1)
+            succs.append(out)
+        return starts, ends, succs, wild
+
+    # -------------------------------------------------------------- the analysis
+
     def run(self):
-        changed = True
+        instrs = self.instrs
+        n = len(instrs)
+        # definitions: one per (instruction, destination register)
+        self.dst = [self.dests(ins) for ins in instrs]
+        first_def, ndefs, all_defs = [], 0, {}
+        for i, d in enumerate(self.dst):
+            first_def.append(ndefs)
+            for j, r in enumerate(d):
+                all_defs.setdefault(r, []).append(ndefs + j)
+            ndefs += len(d)
+        self.defined = set(all_defs)
+        # A register with one definition holds what it gives wherever it is read (where that
+        # definition does not reach, the register is undefined), so only the registers with
+        # several definitions take part in the reaching-definitions data flow, as bit sets
+        # over their definitions (bit k: definition multi_ids[k]).
+        self.single = {r: ds[0] for r, ds in all_defs.items() if len(ds) == 1}
+        defs_of, bit_of, multi_ids = {}, {}, []
+        for r, ds in all_defs.items():
+            if len(ds) > 1:
+                m = 0
+                for d in ds:
+                    bit_of[d] = len(multi_ids)
+                    m |= 1 << len(multi_ids)
+                    multi_ids.append(d)
+                defs_of[r] = m
+        users = [[] for _ in range(ndefs)]
+        uses = []
+        for i, ins in enumerate(instrs):
+            # the registers it reads: every operand but the destinations
+            names = {t for o in (ins.ops[1:] if self.dst[i] else ins.ops) for t in NAME.findall(o)}
+            uses.append([t for t in names if t in defs_of])
+            for t in names:
+                d = self.single.get(t)
+                if d is not None:
+                    users[d].append(i)
+        # per instruction: (register, bit) of its definitions of multi-defined registers
+        mdefs = [[(r, 1 << bit_of[first_def[i] + j]) for j, r in enumerate(d) if r in defs_of]
+                 for i, d in enumerate(self.dst)]
+
+        starts, ends, succs, wild = self.cfg()
+        nb = len(starts)
+        preds = [[] for _ in range(nb)]
+        for b, ss in enumerate(succs):
+            for t in ss:
+                preds[t].append(b)
+        # blocks nothing reaches (other than the entry; dead code): joined with every state
+        orphan = [b > 0 and not preds[b] for b in range(nb)]
+
+        # reaching definitions
+        gen, keep = [], []
+        for s, e in zip(starts, ends):
+            g, kill = 0, 0
+            for i in range(s, e):
+                if not mdefs[i]:
+                    continue
+                pred = instrs[i].pred
+                for r, bit in mdefs[i]:
+                    if pred:
+                        g |= bit
+                    else:
+                        g = (g & ~defs_of[r]) | bit
+                        kill |= defs_of[r]
+            gen.append(g)
+            keep.append(~kill)
+        outs, ins_ = [0] * nb, [0] * nb
+        changed = bool(defs_of) and not wild
         while changed:
             changed = False
-            for ins in self.instrs:
-                d = self.dests(ins)
-                if not d:
-                    continue
-                if len(d) > 1 or ins.ops[0].startswith("{"):
-                    # vector or paired destinations: loaded or unpacked values
-                    srcs = [self.operand(o) for o in ins.ops[1:]]
-                    base = ins.opcode.split(".")[0]
-                    v = {UNKNOWN} if base in LOADS or any(s & KNOWN for s in srcs) else set()
-                else:
-                    v = self.value(ins)
-                for r in d:
-                    cur = self.kinds.setdefault(r, set())
-                    if not v <= cur:
-                        cur |= v
-                        changed = True
+            everything = 0
+            if any(orphan):
+                for o in outs:
+                    everything |= o
+            for b in range(nb):
+                x = 0
+                for p in preds[b]:
+                    x |= outs[p]
+                if orphan[b]:
+                    x |= everything
+                ins_[b] = x
+                o = gen[b] | (x & keep[b])
+                if o != outs[b]:
+                    outs[b] = o
+                    changed = True
+
+        # The definitions of each multi-defined register that reach each instruction, as
+        # merges: one per distinct set of definitions (the same bit set is one merge), whose
+        # kinds are the union of its definitions' kinds.
+        merge_of, members, merge_users = {}, [], []
+        def_merges = [[] for _ in range(ndefs)]
+        reach = [None] * n
+        for b in range(nb):
+            cur = ins_[b]
+            for i in range(starts[b], ends[b]):
+                r_i = None
+                for r in uses[i]:
+                    # a branch it cannot resolve (to a label it missed, say): every definition
+                    # reaches every use, flow-insensitively
+                    m = defs_of[r] if wild else cur & defs_of[r]
+                    if m:
+                        k = merge_of.get(m)
+                        if k is None:
+                            k = merge_of[m] = len(members)
+                            ids = [multi_ids[x] for x in bits(m)]
+                            members.append(ids)
+                            merge_users.append([])
+                            for d in ids:
+                                def_merges[d].append(k)
+                        merge_users[k].append(i)
+                        if r_i is None:
+                            r_i = {}
+                        r_i[r] = k
+                reach[i] = r_i
+                if mdefs[i]:
+                    pred = instrs[i].pred
+                    for r, bit in mdefs[i]:
+                        cur = cur | bit if pred else (cur & ~defs_of[r]) | bit
+        self.reach, self.members = reach, members
+
+        # kinds per definition (and merge), to a fixpoint: a worklist of defining instructions,
+        # lowest index first, as the definitions of straight-line code come in text order
+        self.defval = [set() for _ in range(ndefs)]
+        self.mergeval = mergeval = [set() for _ in members]
+        work = [i for i in range(n) if self.dst[i]]
+        queued = set(work)
+
+        def wake(us):
+            for u in us:
+                if u not in queued and self.dst[u]:
+                    queued.add(u)
+                    heapq.heappush(work, u)
+
+        while work:
+            i = heapq.heappop(work)
+            queued.discard(i)
+            v = self.value(instrs[i], i)
+            for j in range(len(self.dst[i])):
+                d = first_def[i] + j
+                cur = self.defval[d]
+                if not v <= cur:
+                    cur |= v
+                    wake(users[d])
+                    for k in def_merges[d]:
+                        if not v <= mergeval[k]:
+                            mergeval[k] |= v
+                            wake(merge_users[k])
         return self
 
 
@@ -534,17 +807,18 @@ def describe(kinds):
 
 
 def check_function(fn, module_symbols, file):
-    instrs, symkind, regs = parse_body(fn, module_symbols)
-    an = Analysis(instrs, symkind, regs).run()
+    body = parse_body(fn, module_symbols)
+    instrs, symkind = body.instrs, body.symkind
+    an = Analysis(body).run()
     findings = []
 
     def report(ins, rule, msg):
         findings.append(Finding(file, ins.line, fn.name, rule, msg, ins.text))
 
-    for ins in instrs:
+    for i, ins in enumerate(instrs):
         base = ins.opcode.split(".")[0]
         if base == "cvta":
-            check_cvta(an, ins, report)
+            check_cvta(an, ins, i, report)
             continue
         spaces = [space_of(q) for q in ins.quals if space_of(q)]
         brackets = [o for o in ins.ops if o.startswith("[")]
@@ -556,8 +830,8 @@ def check_function(fn, module_symbols, file):
                 continue  # an immediate (absolute) address
             if addr in symkind:
                 kinds = {symkind[addr]}
-            elif an.is_register(addr) or addr in an.kinds:
-                kinds = an.kinds.get(addr, set())
+            elif an.is_register(addr) or addr in an.defined:
+                kinds = an.kinds_at(addr, i)
             else:
                 continue  # an unknown symbol
             what = f"{base}.{sp}" if base in ("ld", "st") else f"{ins.opcode} ({sp} operand)"
@@ -573,7 +847,7 @@ def check_function(fn, module_symbols, file):
     return findings
 
 
-def check_cvta(an, ins, report):
+def check_cvta(an, ins, i, report):
     sp = next((space_of(q) for q in ins.quals if space_of(q)), None)
     if sp is None or len(ins.ops) < 2:
         return
@@ -581,7 +855,7 @@ def check_cvta(an, ins, report):
     name = base_of(src)
     if name is None:
         return
-    kinds = set(an.operand(src)) & KNOWN
+    kinds = an.operand(src, i) & KNOWN
     name = name.split("#")[0]
     if "to" in ins.quals:
         if name in an.symkind:

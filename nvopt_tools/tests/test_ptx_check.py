@@ -133,7 +133,7 @@ class Bad(unittest.TestCase):
         self.assertEqual(found[0].instruction, "ld.shared.f32 %r2, [t]")
 
     def test_a_union_over_definitions_is_flagged(self):
-        # flow-insensitive: either definition of %rd5 reaches the load
+        # a join: both definitions of %rd5 reach the load
         text = entry("""\tmov.b64 \t%rd1, k_param_0;
 \tmov.b64 \t%SPL, __local_depot0;
 \tcvta.local.u64 \t%SP, %SPL;
@@ -145,6 +145,265 @@ $L__BB0_2:
 $L__BB0_3:
 \tld.param.b32 \t%r1, [%rd5];""")
         self.assertEqual(rules(text), [("param-addr", "k")])
+
+
+class FlowSensitive(unittest.TestCase):
+    """The kinds of a register are those of the definitions that reach the instruction: a
+    definition kills the earlier ones on its path, a predicated one joins them."""
+
+    def test_reuse_on_separate_paths_is_clean(self):
+        # PTX of our llc with PHI elimination reusing %rd21: the %SP-based definition alone
+        # reaches the cvta.to.local; the cvta.global one only the generic load after the join
+        text = f"""{HEAD}
+.visible .entry argmin_by_reference(
+\t.param .u64 .ptr .align 1 argmin_by_reference_param_0,
+\t.param .u64 .ptr .align 1 argmin_by_reference_param_1,
+\t.param .u64 .ptr .align 1 argmin_by_reference_param_2,
+\t.param .u32 argmin_by_reference_param_3,
+\t.param .u32 argmin_by_reference_param_4
+)
+{{
+\t.local .align 16 .b8 \t__local_depot0[16];
+\t.reg .b64 \t%SP;
+\t.reg .b64 \t%SPL;
+\t.reg .pred \t%p<5>;
+\t.reg .b32 \t%r<10>;
+\t.reg .b64 \t%rd<22>;
+
+// %bb.0:
+\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tld.param.b64 \t%rd8, [argmin_by_reference_param_0];
+\tld.param.b64 \t%rd9, [argmin_by_reference_param_2];
+\tcvta.to.global.u64 \t%rd1, %rd9;
+\tld.param.b64 \t%rd10, [argmin_by_reference_param_1];
+\tcvta.to.global.u64 \t%rd2, %rd8;
+\tcvta.to.global.u64 \t%rd3, %rd10;
+\tld.param.b32 \t%r5, [argmin_by_reference_param_3];
+\tadd.u64 \t%rd21, %SP, 0;
+\tcvta.to.local.u64 \t%rd4, %rd21;
+\tmov.u32 \t%r6, %ctaid.x;
+\tmov.u32 \t%r7, %ntid.x;
+\tmov.u32 \t%r8, %tid.x;
+\tmad.lo.s32 \t%r1, %r6, %r7, %r8;
+\tsetp.ge.s32 \t%p1, %r1, %r5;
+\t@%p1 bra \t$L__BB0_7;
+// %bb.1:
+\tld.param.b32 \t%r4, [argmin_by_reference_param_4];
+\tcvt.s64.s32 \t%rd5, %r1;
+\tst.local.b64 \t[%rd4], %rd5;
+\tmul.wide.s32 \t%rd11, %r1, 4;
+\tadd.s64 \t%rd12, %rd2, %rd11;
+\tld.global.b32 \t%r2, [%rd12];
+\tst.local.b32 \t[%rd4+8], %r2;
+\trem.s32 \t%r9, %r1, %r4;
+\tmul.wide.s32 \t%rd13, %r9, 16;
+\tadd.s64 \t%rd6, %rd3, %rd13;
+\tcvta.global.u64 \t%rd7, %rd6;
+\tld.global.b32 \t%r3, [%rd6+8];
+\tsetp.lt.s32 \t%p2, %r2, %r3;
+\tmov.b64 \t%rd20, %rd5;
+\t@%p2 bra \t$L__BB0_6;
+// %bb.2:
+\tsetp.eq.b32 \t%p3, %r2, %r3;
+\t@%p3 bra \t$L__BB0_4;
+\tbra.uni \t$L__BB0_3;
+$L__BB0_4:
+\tld.global.b64 \t%rd19, [%rd6];
+\tsetp.gt.s64 \t%p4, %rd19, %rd5;
+\tmov.b64 \t%rd20, %rd5;
+\t@%p4 bra \t$L__BB0_6;
+\tbra.uni \t$L__BB0_5;
+$L__BB0_3:                              // %._crit_edge
+\tld.b64 \t%rd19, [%rd7];
+$L__BB0_5:
+\tmov.b64 \t%rd20, %rd19;
+\tmov.b64 \t%rd21, %rd7;
+$L__BB0_6:                              // %_Z7arg_minRK8KeyValueS1_.exit
+\tshl.b64 \t%rd14, %rd20, 2;
+\tld.s32 \t%rd15, [%rd21+8];
+\tadd.s64 \t%rd16, %rd14, %rd15;
+\tshl.b64 \t%rd17, %rd5, 3;
+\tadd.s64 \t%rd18, %rd1, %rd17;
+\tst.global.b64 \t[%rd18], %rd16;
+$L__BB0_7:
+\tret;
+}}
+"""
+        self.assertEqual(ptx_check.check_text(text), [])
+        # the same code with the cvta.to.local after the join: both definitions reach it
+        moved = text.replace("\tcvta.to.local.u64 \t%rd4, %rd21;\n", "").replace(
+            "\tld.s32 \t%rd15, [%rd21+8];", "\tcvta.to.local.u64 \t%rd4, %rd21;\n\tld.s32 \t%rd15, [%rd21+8];")
+        found = ptx_check.check_text(moved)
+        self.assertEqual([(f.rule, f.message) for f in found],
+                         [("cvta-pair", "cvta.to.local of %rd21, which may hold a generic address of "
+                                        "global memory (cvta.global)")])
+
+    def test_a_later_definition_kills_the_earlier(self):
+        self.assertEqual(rules(entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tadd.s64 \t%rd5, %SP, 8;
+\tst.b32 \t[%rd5], %r1;
+\tmov.b64 \t%rd5, k_param_0;
+\tld.param.b32 \t%r1, [%rd5];
+\tbra.uni \t$L__BB0_2;
+$L__BB0_2:
+\tld.param.b32 \t%r2, [%rd5+4];""")), [])
+
+    def test_a_join_of_two_paths_is_flagged(self):
+        # the bad definition on one arm of an if-then-else, the use after the join
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tsetp.eq.s32 \t%p1, %r1, 0;
+\t@%p1 bra \t$L__BB0_2;
+\tmov.b64 \t%rd5, k_param_0;
+\tld.param.b32 \t%r2, [%rd5];
+\tbra.uni \t$L__BB0_3;
+$L__BB0_2:
+\tadd.s64 \t%rd5, %SP, 8;
+\tst.b32 \t[%rd5], %r2;
+$L__BB0_3:
+\tld.param.b32 \t%r3, [%rd5+4];""", decls="")
+        found = ptx_check.check_text(text)
+        self.assertEqual([f.rule for f in found], ["param-addr"])
+        self.assertEqual(found[0].instruction, "ld.param.b32 %r3, [%rd5+4]")
+        self.assertIn("generic address of local memory", found[0].message)
+
+    def test_a_loop_back_edge_carries_a_kind_to_an_earlier_use(self):
+        # %rd5 is a param address on entry to the loop and a generic stack address after the
+        # first iteration: the load at the loop head sees both
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tmov.b64 \t%rd5, k_param_0;
+$L__BB0_1:
+\tld.param.b32 \t%r2, [%rd5];
+\tadd.s64 \t%rd5, %SP, 8;
+\tadd.s32 \t%r1, %r1, 1;
+\tsetp.lt.s32 \t%p1, %r1, 8;
+\t@%p1 bra \t$L__BB0_1;
+\tld.b32 \t%r3, [%rd5];""")
+        found = ptx_check.check_text(text)
+        self.assertEqual([(f.rule, f.instruction) for f in found], [("param-addr", "ld.param.b32 %r2, [%rd5]")])
+        # without the back edge (a forward branch), the load sees the param address only
+        self.assertEqual(rules(text.replace("@%p1 bra \t$L__BB0_1;", "@%p1 bra \t$L__BB0_9;\n$L__BB0_9:")), [])
+
+    def test_predicated_definitions_join(self):
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tmov.b64 \t%rd5, k_param_0;
+\tsetp.eq.s32 \t%p1, %r1, 0;
+\t@%p1 add.s64 \t%rd5, %SP, 8;
+\tld.param.b32 \t%r2, [%rd5];
+\t@!%p1 mov.b64 \t%rd6, %SPL;
+\tld.local.b32 \t%r3, [%rd6];""")
+        found = ptx_check.check_text(text)
+        self.assertEqual([(f.rule, f.instruction) for f in found], [("param-addr", "ld.param.b32 %r2, [%rd5]")])
+        # unpredicated, the later definition kills the param address: a local one alone
+        found = ptx_check.check_text(text.replace("@%p1 add.s64", "add.s64"))
+        self.assertEqual([f.rule for f in found], ["param-addr"])
+        self.assertNotIn("kernel parameter", found[0].message)
+
+    def test_predicated_return_and_branch_fall_through(self):
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tmov.b64 \t%rd5, %SP;
+\tsetp.eq.s32 \t%p1, %r1, 0;
+\t@%p1 ret;
+\t@%p1 bra \t$L__BB0_2;
+\tld.param.b32 \t%r2, [%rd5];
+$L__BB0_2:
+\tret;""")
+        self.assertEqual(rules(text), [("param-addr", "k")])
+        # after an unpredicated ret, nothing falls through: the load is reached by a branch only
+        text = entry("""\tmov.b64 \t%rd5, k_param_0;
+\tbra.uni \t$L__BB0_3;
+$L__BB0_2:
+\tld.param.b32 \t%r2, [%rd5];
+\tret;
+$L__BB0_3:
+\tmov.b64 \t%SPL, __local_depot0;
+\tmov.b64 \t%rd5, k_param_0;
+\tbra.uni \t$L__BB0_2;
+\tmov.b64 \t%rd5, %SPL;""")
+        self.assertEqual(rules(text), [])
+
+    def test_branch_tables(self):
+        # brx.idx goes to the labels of its .branchtargets: $L__BB0_3 (param address) and
+        # $L__BB0_4 (through %rd6, a local address on that path); $L__BB0_5 is no target
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tmov.b64 \t%rd5, k_param_0;
+\tmov.b64 \t%rd6, %SPL;
+$L_brx_0: .branchtargets
+\t$L__BB0_3,
+\t$L__BB0_4;
+\tbrx.idx \t%r1, $L_brx_0;
+$L__BB0_5:
+\tmov.b64 \t%rd6, k_param_0;
+$L__BB0_3:
+\tld.param.b32 \t%r2, [%rd5];
+\tret;
+$L__BB0_4:
+\tld.local.b32 \t%r3, [%rd6];""")
+        self.assertEqual(rules(text), [])
+        # %rd6 holds a param address on the path through $L__BB0_5 to $L__BB0_3, so a local
+        # access through it there is flagged
+        found = ptx_check.check_text(text.replace("ld.param.b32 \t%r2, [%rd5];", "ld.local.b32 \t%r2, [%rd6];"))
+        self.assertEqual([(f.rule, f.instruction) for f in found], [("local-addr", "ld.local.b32 %r2, [%rd6]")])
+
+    def test_unresolved_branch_makes_the_function_flow_insensitive(self):
+        # a branch to a label this function does not have (one the parser missed, say): every
+        # definition reaches every use, kills or not
+        text = entry("""\tmov.b64 \t%SPL, __local_depot0;
+\tcvta.local.u64 \t%SP, %SPL;
+\tadd.s64 \t%rd5, %SP, 8;
+\tst.b32 \t[%rd5], %r1;
+\tmov.b64 \t%rd5, k_param_0;
+\tld.param.b32 \t%r1, [%rd5];
+\tbra.uni \t$L__nowhere;""")
+        self.assertEqual(rules(text), [("param-addr", "k")])
+        # a table without its .branchtargets directive: the same
+        self.assertEqual(rules(text.replace("bra.uni \t$L__nowhere;", "brx.idx \t%r1, $L_brx_9;")),
+                         [("param-addr", "k")])
+        # a branch it resolves: the later definition kills the earlier
+        self.assertEqual(rules(text.replace("bra.uni \t$L__nowhere;", "$L__BB0_1:\n\tbra.uni \t$L__BB0_1;")), [])
+
+    def test_inline_asm_labels_are_block_scoped(self):
+        # two asm blocks with the same label names (CUTLASS's wait loops): each branch stays in
+        # its block; in the second, the loop carries a local address back to a shared access
+        text = entry("""\tmov.u32 \t%r1, smem;
+\t{ .reg .pred P1; .reg .u32 a; mov.u32 a, %r1;
+\tLAB_WAIT: ld.shared.u32 %r2, [a]; setp.eq.u32 P1, %r2, 0;
+\t@P1 bra DONE; bra LAB_WAIT;
+\tDONE: }
+\tmov.b64 \t%SPL, __local_depot0;
+\t{ .reg .pred P1; .reg .u32 a; mov.u32 a, %r1;
+\tLAB_WAIT: ld.shared.u32 %r2, [a]; setp.eq.u32 P1, %r2, 0;
+\t@P1 bra DONE; cvt.u32.u64 a, %SPL; bra LAB_WAIT;
+\tDONE: }""", decls=".shared .align 4 .b8 smem[64];")
+        found = ptx_check.check_text(text)
+        self.assertEqual([(f.rule, f.message) for f in found],
+                         [("shared-addr", "ld.shared through a, which may hold a local address")])
+        self.assertEqual(found[0].line, text.splitlines().index(
+            "\tLAB_WAIT: ld.shared.u32 %r2, [a]; setp.eq.u32 P1, %r2, 0;", 20) + 1)
+
+    def test_big_function_is_fast(self):
+        # 1500 blocks, 200 registers each redefined about 60 times, random branches: many
+        # definitions reach each use (a bound against blow-ups, not a benchmark)
+        import random
+        import time
+        rnd = random.Random(2)
+        lines = ["\tld.param.b64 \t%rd0, [k_param_1];", "\tcvta.to.global.u64 \t%rd1, %rd0;"]
+        for b in range(1500):
+            lines.append(f"$L__BB0_{b}:")
+            for k in range(8):
+                d, src = rnd.randrange(2, 200), rnd.randrange(200)
+                lines.append(f"\tadd.s64 \t%rd{d}, %rd{src}, {k};" if k % 2 else f"\tmov.b64 \t%rd{d}, %rd{src};")
+            lines += [f"\tld.global.b32 \t%r1, [%rd{d}];", "\tsetp.eq.s32 \t%p1, %r1, 0;",
+                      f"\t@%p1 bra \t$L__BB0_{rnd.randrange(1500)};"]
+        text = entry("\n".join(lines)).replace("%rd<20>", "%rd<200>")
+        t = time.perf_counter()
+        self.assertEqual(rules(text), [])
+        self.assertLess(time.perf_counter() - t, 60)
 
 
 class Good(unittest.TestCase):
