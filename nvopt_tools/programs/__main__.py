@@ -1,0 +1,92 @@
+"""python3 -m nvopt_tools.programs {build,pack,report,status} ... (docs/PROGRAMS.md)."""
+import argparse
+import json
+import os
+import sys
+
+from . import build as buildmod
+from . import config as configmod
+from . import device, pack as packmod
+
+
+def _common(p):
+    p.add_argument("--config", required=True, help="the corpus description (JSON)")
+    p.add_argument("--work", required=True, help="build folder (one tree per program and build)")
+    p.add_argument("--only", nargs="*", help="program names or groups")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m nvopt_tools.programs",
+                                 description="Real CUDA programs built by nvcc, nvopt-cc "
+                                 "--upstream and nvopt-cc, packed for a GPU run.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="build every program three ways")
+    _common(b)
+    b.add_argument("--cuda", help="CUDA layout (default: build/cuda)")
+    b.add_argument("--nvopt-prefix", help="an installed nvopt (default: WORK/nvopt-prefix, "
+                   "installed from the checkout's build when missing)")
+    b.add_argument("--refresh-nvopt", action="store_true",
+                   help="reinstall WORK/nvopt-prefix from the checkout's build first")
+    b.add_argument("--builds", default=",".join(configmod.BUILDS))
+    b.add_argument("--jobs", type=int, default=2)
+    b.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    k = sub.add_parser("pack", help="pack what built in all three ways")
+    _common(k)
+    k.add_argument("--out", required=True)
+    k.add_argument("--cuda", help="CUDA layout whose libcudart is shipped (default: build/cuda)")
+    k.add_argument("--limit-mib", type=float, default=64)
+    k.add_argument("--kerneltime-so", help="a precompiled injection library to ship")
+    s = sub.add_parser("status", help="which programs built, per build")
+    _common(s)
+    r = sub.add_parser("report", help="the per-kernel table from a device run's results")
+    r.add_argument("--pack", required=True)
+    r.add_argument("--results", required=True)
+    r.add_argument("--out", help="folder for kernels.tsv, kernels.md, summary.json "
+                   "(default: the results folder)")
+    a = ap.parse_args(argv)
+
+    if a.cmd == "report":
+        with open(os.path.join(a.pack, "manifest.json")) as f:
+            manifest = json.load(f)
+        summary = device.report(manifest, a.results, a.out or a.results)
+        print(device.summary_text(summary))
+        return 0
+    cfg = configmod.load(a.config)
+    work = os.path.abspath(a.work)
+    os.makedirs(work, exist_ok=True)
+    if a.cmd == "status":
+        rows = packmod.statuses(cfg, work, a.only)
+        for name, st in rows:
+            print(name, " ".join(f"{b}={'ok' if st.get(b, {}).get('ok') else '-'}"
+                                 for b in configmod.BUILDS))
+        print(f"{sum(all(st.get(b, {}).get('ok') for b in configmod.BUILDS) for _, st in rows)}"
+              f" of {len(rows)} programs built in all three ways")
+        return 0
+    cuda = os.path.abspath(a.cuda) if a.cuda else buildmod.default_cuda()
+    if not cuda:
+        print("programs: no CUDA layout (run bash scripts/cuda-path.sh --install or --cuda DIR)",
+              file=sys.stderr)
+        return 2
+    if a.cmd == "build":
+        prefix = a.nvopt_prefix or os.path.join(work, "nvopt-prefix")
+        if not a.nvopt_prefix and (a.refresh_nvopt or not os.path.exists(
+                os.path.join(prefix, "bin", "nvopt-cc"))):
+            buildmod.install_nvopt(prefix)
+        res = buildmod.build_all(cfg, work, cuda, os.path.abspath(prefix), a.only,
+                                 a.builds.split(","), a.jobs, a.force)
+        ok = sum(r["ok"] for r in res)
+        print(f"programs: {ok} of {len(res)} builds succeeded")
+        return 0 if ok == len(res) else 1
+    if a.cmd == "pack":
+        m = packmod.pack(cfg, work, os.path.abspath(a.out), cuda, a.only, a.limit_mib,
+                         a.kerneltime_so)
+        print(f"programs: packed {len(m['programs'])} programs into {a.out} "
+              f"({m['size_bytes'] / 2**20:.1f} MiB)")
+        for name, why in m.get("left_out", {}).items():
+            print(f"  left out {name}: {why}")
+        return 0
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

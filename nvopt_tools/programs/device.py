@@ -1,0 +1,634 @@
+#!/usr/bin/env python3
+"""The device script of a program pack (docs/PROGRAMS.md): runs every program of the manifest in
+its three builds on the GPU, checks every output, times every kernel, runs compute-sanitizer's
+memcheck over nvopt's builds, and writes the per-kernel table. Standalone (Python 3 standard
+library only): the pack carries a copy, run by PACK/run.sh. The repository's tool imports it to
+parse recorded results (`python3 -m nvopt_tools.programs report`).
+
+    python3 device.py --pack PACK --out RESULTS [--budget 450] [--sanitizer-budget 120]
+
+Within --budget seconds (the script stops starting runs when it is spent):
+  1. the injection library: kerneltime.c compiled with the machine's compiler against its CUPTI
+     (PACK/device/kerneltime.so when that fails); without one, outputs are still checked;
+  2. rounds: each program in the builds nvcc, upstream, nvopt and nvcc again (the noise run,
+     `nvcc2`), their order rotated per program and per round; every run's output is checked
+     (exit status, the program's own `check` regex, no `fail` match, the `compare` numbers equal
+     to the nvcc build's of that round); kernel times come from the injection library's TSV;
+  3. after two rounds, memcheck once over every nvopt build (time-boxed), then more rounds while
+     time is left;
+  4. RESULTS/kernels.tsv and kernels.md (per kernel: median GPU time per build, first launch of
+     each process dropped, ratios), runs.tsv (every run), sanitizer.tsv, summary.json, and a
+     summary on stdout: wrong outputs per build, sanitizer errors, geomeans per group over
+     kernels of at least 20 us, the issue's targets.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+BUILDS = ("nvcc", "upstream", "nvopt")
+RUN_BUILDS = ("nvcc", "upstream", "nvopt", "nvcc2")
+MIN_US = 20.0  # kernels this long (nvcc's median) count for the targets
+TARGETS = {"nvopt/nvcc": 0.97, "nvopt/upstream": 0.98, "slow_kernel": 0.10}
+KT_HEADER = "kernel\tstart_ns\tend_ns\tduration_ns\tgrid\tblock\tregs\tsmem\tstream\tcorr"
+NUM_RE = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+
+
+def safe(name):
+    return name.replace("/", "__")
+
+
+# ------------------------------------------------------------------------- parsing
+def parse_kerneltime(path):
+    """One process's launches: [(kernel, start_ns, duration_ns)], in start order. Lines that
+    are not launches (comments, the header, a line cut off by a crash) are skipped."""
+    out = []
+    try:
+        f = open(path, errors="replace")
+    except OSError:
+        return out
+    with f:
+        for line in f:
+            if line.startswith("#") or line.startswith("kernel\t"):
+                continue
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 4:
+                continue
+            try:
+                out.append((parts[0], int(parts[1]), int(parts[3])))
+            except ValueError:
+                continue
+    out.sort(key=lambda r: r[1])
+    return out
+
+
+def launch_times(records):
+    """Per kernel, the durations (ns) of its launches after its first one; a kernel launched
+    once keeps that launch (marked by the second value, the count of dropped launches)."""
+    per = {}
+    for name, _, dur in records:
+        per.setdefault(name, []).append(dur)
+    return {k: (v[1:] if len(v) > 1 else v, 1 if len(v) > 1 else 0) for k, v in per.items()}
+
+
+def numbers(text, compare):
+    """The numbers a compare spec picks from a program's output (every group of every match;
+    at most compare['max'] of them)."""
+    rx = re.compile(compare.get("regex", NUM_RE))
+    vals = []
+    for m in rx.finditer(text):
+        groups = m.groups() or (m.group(0),)
+        for g in groups:
+            if g is None:
+                continue
+            try:
+                vals.append(float(g))
+            except ValueError:
+                vals.append(g)
+    limit = compare.get("max")
+    return vals[:limit] if limit else vals
+
+
+def same_numbers(a, b, compare):
+    """None when equal within rtol/atol, else a short reason."""
+    if len(a) != len(b):
+        return f"{len(a)} numbers, nvcc's output has {len(b)}"
+    rtol = float(compare.get("rtol", 1e-6))
+    atol = float(compare.get("atol", 0.0))
+    for i, (x, y) in enumerate(zip(a, b)):
+        if isinstance(x, str) or isinstance(y, str):
+            if x != y:
+                return f"value {i}: {x!r} != nvcc's {y!r}"
+            continue
+        if math.isnan(x) and math.isnan(y):
+            continue
+        if abs(x - y) > atol + rtol * abs(y):
+            return f"value {i}: {x:g} != nvcc's {y:g} (rtol {rtol:g})"
+    return None
+
+
+def check_output(prog, rc, text):
+    """Reasons the run's output is wrong (empty when right): exit status, the program's own
+    check regex, its fail regex."""
+    why = []
+    if rc != 0:
+        why.append("timeout" if rc == "timeout" else f"exit {rc}")
+    if prog.get("check") and not re.search(prog["check"], text):
+        why.append("no match for check /" + prog["check"] + "/")
+    if prog.get("fail"):
+        m = re.search(prog["fail"], text)
+        if m:
+            why.append(f"fail /{prog['fail']}/ matched {m.group(0)!r}")
+    return why
+
+
+def compare_text(prog, workdir, stdout):
+    text = stdout
+    for f in (prog.get("compare") or {}).get("files", []):
+        try:
+            with open(os.path.join(workdir, f), errors="replace") as fh:
+                text += "\n" + fh.read()
+        except OSError:
+            text += f"\n<missing {f}>"
+    return text
+
+
+# ------------------------------------------------------------------------- environment
+def find_cuda():
+    cands = [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")]
+    nvcc = shutil.which("nvcc")
+    if nvcc:
+        cands.append(os.path.dirname(os.path.dirname(os.path.realpath(nvcc))))
+    cands += ["/usr/local/cuda"] + sorted(glob.glob("/usr/local/cuda-*"), reverse=True)
+    for c in cands:
+        if c and os.path.isdir(os.path.join(c, "include")):
+            return c
+    return None
+
+
+def find_cupti(cuda):
+    cands = [os.environ.get("CUPTI_ROOT")]
+    if cuda:
+        cands += [os.path.join(cuda, "extras", "CUPTI"), cuda,
+                  os.path.join(cuda, "targets", "x86_64-linux")]
+    for c in cands:
+        if not c or not os.path.exists(os.path.join(c, "include", "cupti.h")):
+            continue
+        for lib in ("lib64", "lib"):
+            if glob.glob(os.path.join(c, lib, "libcupti.so*")):
+                return os.path.join(c, "include"), os.path.join(c, lib)
+    return None, None
+
+
+def build_injection(pack, out, cuda, log):
+    """kerneltime.so for this machine: compiled here, else the pack's precompiled copy."""
+    src = os.path.join(pack, "device", "kerneltime.c")
+    inc, lib = find_cupti(cuda)
+    dest = os.path.join(out, "kerneltime.so")
+    if inc:
+        for cc in (shutil.which("cc"), shutil.which("gcc"), shutil.which("clang"),
+                   cuda and os.path.join(cuda, "bin", "nvcc")):
+            if not cc or not os.path.exists(cc):
+                continue
+            pic = ["-Xcompiler", "-fPIC"] if cc.endswith("nvcc") else ["-fPIC"]
+            cmd = [cc, "-O2", "-shared", *pic, "-I" + inc, "-I" + os.path.join(cuda, "include"),
+                   src, "-L" + lib, "-lcupti", "-Wl,-rpath," + lib, "-o", dest]
+            if cc.endswith("nvcc"):
+                cmd[cmd.index("-Wl,-rpath," + lib)] = "-Xlinker=-rpath," + lib
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode == 0:
+                log(f"kerneltime: compiled with {cc} against {lib}")
+                return dest, lib
+            log(f"kerneltime: {cc} failed: {p.stderr.strip()[-300:]}")
+    pre = os.path.join(pack, "device", "kerneltime.so")
+    if os.path.exists(pre):
+        log("kerneltime: using the pack's precompiled kerneltime.so" +
+            (f" (CUPTI from {lib})" if lib else " (no CUPTI found: it may fail to load)"))
+        return pre, lib
+    log("kerneltime: no CUPTI and no precompiled library: outputs are checked, kernels not timed")
+    return None, lib
+
+
+def find_sanitizer(cuda):
+    for c in (shutil.which("compute-sanitizer"), cuda and os.path.join(cuda, "bin",
+                                                                         "compute-sanitizer"),
+              cuda and os.path.join(cuda, "compute-sanitizer", "compute-sanitizer")):
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+# ------------------------------------------------------------------------- running
+class Runner:
+    def __init__(self, pack, out, budget, log, inject=None, extra_libs=()):
+        self.pack, self.out, self.log = pack, out, log
+        self.t0 = time.time()
+        self.deadline = self.t0 + budget
+        self.inject = inject
+        libs = [os.path.join(pack, "lib"), *[x for x in extra_libs if x]]
+        self.env = dict(os.environ)
+        self.env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            libs + [x for x in [os.environ.get("LD_LIBRARY_PATH")] if x])
+        self.env.pop("CUDA_INJECTION64_PATH", None)
+        self.runs = []
+
+    def left(self):
+        return self.deadline - time.time()
+
+    def run(self, prog, build, rnd, timed=True, wrapper=None, timeout=None):
+        b = "nvcc" if build == "nvcc2" else build
+        exe = os.path.join(self.pack, prog["builds"][b]["path"], prog["run"])
+        wd = os.path.join(self.pack, prog["workdir"])
+        args = [a.replace("{data}", wd) for a in prog.get("args", [])]
+        rdir = os.path.join(self.out, "runs", f"r{rnd}", build)
+        os.makedirs(rdir, exist_ok=True)
+        base = os.path.join(rdir, safe(prog["name"]))
+        env = dict(self.env)
+        if timed and self.inject:
+            env["CUDA_INJECTION64_PATH"] = self.inject
+            env["NVOPT_KERNELTIME_OUT"] = base + ".tsv"
+        timeout = min(timeout or prog.get("timeout", 30), max(1.0, self.left()))
+        t = time.time()
+        try:
+            p = subprocess.run((wrapper or []) + [exe] + args, cwd=wd, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL, timeout=timeout)
+            rc, text = p.returncode, p.stdout.decode("utf-8", "replace")
+        except subprocess.TimeoutExpired as e:
+            rc, text = "timeout", (e.stdout or b"").decode("utf-8", "replace")
+        except OSError as e:
+            rc, text = "oserror", str(e)
+        secs = time.time() - t
+        with open(base + ".out", "w") as f:
+            f.write(text)
+        return rc, text, secs, base
+
+
+def order_for(rnd, i):
+    """The build order of program i in round rnd: rotated, and reversed every other round."""
+    k = (rnd + i) % len(RUN_BUILDS)
+    order = list(RUN_BUILDS[k:] + RUN_BUILDS[:k])
+    return order[::-1] if rnd % 2 else order
+
+
+def run_round(runner, manifest, rnd, reserve):
+    rows = []
+    for i, prog in enumerate(manifest["programs"]):
+        texts = {}
+        for build in order_for(rnd, i):
+            if runner.left() < reserve:
+                rows.append({"round": rnd, "program": prog["name"], "build": build,
+                             "status": "not run (time)"})
+                continue
+            rc, text, secs, base = runner.run(prog, build, rnd)
+            wd = os.path.join(runner.pack, prog["workdir"])
+            texts[build] = compare_text(prog, wd, text) if prog.get("compare") else text
+            why = check_output(prog, rc, text)
+            rows.append({"round": rnd, "program": prog["name"], "build": build, "rc": rc,
+                         "seconds": round(secs, 3), "why": why, "base": base})
+        cmp = prog.get("compare")
+        if cmp and "nvcc" in texts:
+            ref = numbers(texts["nvcc"], cmp)
+            unstable = "nvcc2" in texts and same_numbers(numbers(texts["nvcc2"], cmp), ref, cmp)
+            for r in rows:
+                if r["program"] != prog["name"] or r["round"] != rnd or r["build"] not in texts:
+                    continue
+                if r["build"] in ("nvcc", "nvcc2"):
+                    continue
+                d = same_numbers(numbers(texts[r["build"]], cmp), ref, cmp)
+                if d and unstable:
+                    r["note"] = "compare skipped: the two nvcc runs differ (" + unstable + ")"
+                elif d:
+                    r["why"].append("compare: " + d)
+            if unstable:
+                for r in rows:
+                    if r["program"] == prog["name"] and r["round"] == rnd and \
+                            r["build"] == "nvcc2":
+                        r["note"] = "nvcc runs differ: " + unstable
+    for r in rows:
+        if "why" in r:
+            r["status"] = "ok" if not r["why"] else "WRONG"
+    return rows
+
+
+def sanitize(runner, manifest, sanitizer, box, log):
+    rows = []
+    end = time.time() + box
+    for prog in manifest["programs"]:
+        left = min(end - time.time(), runner.left() - 10)
+        if left < 5:
+            rows.append({"program": prog["name"], "status": "not run (time)"})
+            continue
+        rc, text, secs, _ = runner.run(
+            prog, "nvopt", "memcheck", timed=False, timeout=min(left, 20 * prog.get(
+                "timeout", 30)), wrapper=[sanitizer, "--tool", "memcheck", "--error-exitcode",
+                                          "86", "--print-limit", "10"])
+        m = re.search(r"ERROR SUMMARY: (\d+) error", text)
+        errors = int(m.group(1)) if m else None
+        if rc == "timeout":
+            status = "timeout"
+        elif errors is None:
+            status = f"no summary (exit {rc})"
+        else:
+            status = "ok" if errors == 0 else "ERRORS"
+        rows.append({"program": prog["name"], "status": status, "errors": errors,
+                     "seconds": round(secs, 1)})
+    bad = sum(r["status"] == "ERRORS" for r in rows)
+    log(f"memcheck: {sum(r['status'] == 'ok' for r in rows)} clean, {bad} with errors, "
+        f"{len(rows) - bad - sum(r['status'] == 'ok' for r in rows)} not finished")
+    return rows
+
+
+# ------------------------------------------------------------------------- the table
+def demangle(names):
+    cf = shutil.which("c++filt") or shutil.which("llvm-cxxfilt")
+    if not cf or not names:
+        return {n: n for n in names}
+    try:
+        p = subprocess.run([cf], input="\n".join(names) + "\n", capture_output=True, text=True,
+                           timeout=30)
+        out = p.stdout.split("\n")
+        return {n: (out[i] if i < len(out) and out[i] else n) for i, n in enumerate(names)}
+    except (OSError, subprocess.SubprocessError):
+        return {n: n for n in names}
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def collect_times(manifest, results):
+    """{program: {build: {kernel: [durations_us]}}} from every round's TSVs."""
+    times = {}
+    for prog in manifest["programs"]:
+        per = times.setdefault(prog["name"], {})
+        for build in RUN_BUILDS:
+            for path in sorted(glob.glob(os.path.join(results, "runs", "r*", build,
+                                                      safe(prog["name"]) + ".tsv"))):
+                for k, (durs, _) in launch_times(parse_kerneltime(path)).items():
+                    per.setdefault(build, {}).setdefault(k, []).extend(d / 1000.0 for d in durs)
+    return times
+
+
+def kernel_rows(manifest, times):
+    rows = []
+    for prog in manifest["programs"]:
+        per = times.get(prog["name"], {})
+        names = sorted(set().union(*[set(v) for v in per.values()]) if per else set())
+        for k in names:
+            r = {"program": prog["name"], "group": prog["group"], "kernel": k}
+            for b in RUN_BUILDS:
+                d = per.get(b, {}).get(k)
+                r[b] = statistics.median(d) if d else None
+                r[b + "_n"] = len(d) if d else 0
+            for num, den in (("nvopt", "nvcc"), ("nvopt", "upstream"), ("upstream", "nvcc"),
+                             ("nvcc2", "nvcc")):
+                r[f"{num}/{den}"] = r[num] / r[den] if r[num] and r[den] else None
+            rows.append(r)
+    return rows
+
+
+def summarize(rows, runs, san):
+    big = [r for r in rows if r["nvcc"] and r["nvcc"] >= MIN_US]
+    noise = sorted(abs(math.log(r["nvcc2/nvcc"])) for r in big if r["nvcc2/nvcc"])
+    p90 = math.exp(noise[int(0.9 * (len(noise) - 1))]) - 1 if noise else None
+    slow = []
+    for r in big:
+        q = r["nvopt/nvcc"]
+        own = abs(r["nvcc2/nvcc"] - 1) if r["nvcc2/nvcc"] else 0.0
+        floor = max(own, p90 or 0.0)
+        r["noise"] = floor
+        r["slow"] = bool(q and q > 1 + TARGETS["slow_kernel"] + floor)
+        if r["slow"]:
+            slow.append({"program": r["program"], "kernel": r["kernel"], "nvopt/nvcc": q,
+                         "noise": floor})
+    groups = {}
+    for g in sorted({r["group"] for r in big}) + ["all"]:
+        sel = [r for r in big if g == "all" or r["group"] == g]
+        groups[g] = {"kernels": len(sel), **{key: geomean([r[key] for r in sel]) for key in
+                                              ("nvopt/nvcc", "nvopt/upstream", "upstream/nvcc",
+                                               "nvcc2/nvcc")}}
+    wrong = {}
+    for r in runs:
+        if r.get("status") == "WRONG":
+            wrong.setdefault(r["build"], []).append(f"r{r['round']} {r['program']}: "
+                                                    + "; ".join(r["why"]))
+    allg = groups["all"]
+    return {
+        "runs": len([r for r in runs if "rc" in r]),
+        "not_run": len([r for r in runs if r.get("status") == "not run (time)"]),
+        "rounds": max([r["round"] for r in runs], default=-1) + 1,
+        "wrong": wrong,
+        "sanitizer": {"clean": sum(s["status"] == "ok" for s in san),
+                      "errors": [s["program"] for s in san if s["status"] == "ERRORS"],
+                      "unfinished": [f"{s['program']} ({s['status']})" for s in san
+                                     if s["status"] not in ("ok", "ERRORS")]} if san else None,
+        "kernels": len(rows), "kernels_min_us": len(big), "noise_p90": p90,
+        "groups": groups, "slow_kernels": slow,
+        "targets": {
+            "nvopt/nvcc <= 0.97": (None if allg["nvopt/nvcc"] is None else
+                                   allg["nvopt/nvcc"] <= TARGETS["nvopt/nvcc"]),
+            "nvopt/upstream <= 0.98": (None if allg["nvopt/upstream"] is None else
+                                       allg["nvopt/upstream"] <= TARGETS["nvopt/upstream"]),
+            "no kernel >10% slower than nvcc beyond noise": None if not big else not slow,
+        },
+    }
+
+
+def fmt(x, spec=".3f"):
+    return "-" if x is None else format(x, spec)
+
+
+def report(manifest, results, out=None, runs=None, san=None):
+    """The table and the summary from a results folder (runs.tsv, sanitizer.tsv and the
+    kernel TSVs under runs/); writes kernels.tsv, kernels.md and summary.json into out."""
+    out = out or results
+    os.makedirs(out, exist_ok=True)
+    if runs is None:
+        runs = read_tsv(os.path.join(results, "runs.tsv"))
+        for r in runs:
+            r["round"] = int(r["round"])
+            r["why"] = [w for w in r.get("why", "").split(" | ") if w]
+    if san is None:
+        san = read_tsv(os.path.join(results, "sanitizer.tsv"))
+    rows = kernel_rows(manifest, collect_times(manifest, results))
+    summary = summarize(rows, runs, san)
+    names = demangle(sorted({r["kernel"] for r in rows}))
+    cols = ["group", "program", "kernel", "nvcc_us", "upstream_us", "nvopt_us", "nvcc2_us",
+            "nvopt/nvcc", "nvopt/upstream", "upstream/nvcc", "nvcc2/nvcc", "launches",
+            "ge20us", "slow", "demangled"]
+    with open(os.path.join(out, "kernels.tsv"), "w") as f:
+        f.write("\t".join(cols) + "\n")
+        for r in rows:
+            f.write("\t".join([r["group"], r["program"], r["kernel"], fmt(r["nvcc"], ".2f"),
+                               fmt(r["upstream"], ".2f"), fmt(r["nvopt"], ".2f"),
+                               fmt(r["nvcc2"], ".2f"), fmt(r["nvopt/nvcc"]),
+                               fmt(r["nvopt/upstream"]), fmt(r["upstream/nvcc"]),
+                               fmt(r["nvcc2/nvcc"]), str(r["nvopt_n"]),
+                               "yes" if r["nvcc"] and r["nvcc"] >= MIN_US else "no",
+                               "SLOW" if r.get("slow") else "",
+                               names.get(r["kernel"], r["kernel"])]) + "\n")
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    with open(os.path.join(out, "kernels.md"), "w") as f:
+        f.write(markdown(summary, rows, names))
+    return summary
+
+
+def short(name, n=60):
+    name = re.sub(r"\s+", " ", name)
+    return name if len(name) <= n else name[:n - 3] + "..."
+
+
+def markdown(summary, rows, names):
+    lines = ["## Program corpus: kernel time (median GPU time per launch, first launch dropped)",
+             "", f"{summary['kernels']} kernels, {summary['kernels_min_us']} of at least "
+             f"{MIN_US:g} us (nvcc); noise floor (nvcc against nvcc, 90th percentile): "
+             f"{fmt(summary['noise_p90'] and 100 * summary['noise_p90'], '.1f')}%.", "",
+             "| group | kernels >= 20 us | nvopt/nvcc | nvopt/upstream | upstream/nvcc | "
+             "nvcc/nvcc |", "|---|---:|---:|---:|---:|---:|"]
+    for g, v in summary["groups"].items():
+        lines.append(f"| {g} | {v['kernels']} | {fmt(v['nvopt/nvcc'])} | "
+                     f"{fmt(v['nvopt/upstream'])} | {fmt(v['upstream/nvcc'])} | "
+                     f"{fmt(v['nvcc2/nvcc'])} |")
+    lines += ["", "Targets: " + "; ".join(f"{k}: {verdict(v)}"
+                                          for k, v in summary["targets"].items()), ""]
+    lines += ["| program | kernel | nvcc us | upstream us | nvopt us | nvopt/nvcc | "
+              "nvopt/upstream | nvcc/nvcc | |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        if not r["nvcc"] or r["nvcc"] < MIN_US:
+            continue
+        lines.append(f"| {r['program']} | `{short(names.get(r['kernel'], r['kernel']))}` | "
+                     f"{fmt(r['nvcc'], '.1f')} | {fmt(r['upstream'], '.1f')} | "
+                     f"{fmt(r['nvopt'], '.1f')} | {fmt(r['nvopt/nvcc'])} | "
+                     f"{fmt(r['nvopt/upstream'])} | {fmt(r['nvcc2/nvcc'])} | "
+                     f"{'SLOW' if r.get('slow') else ''} |")
+    return "\n".join(lines) + "\n"
+
+
+def verdict(v):
+    return "no kernel timed" if v is None else "met" if v else "MISSED"
+
+
+def summary_text(s):
+    out = [f"runs: {s['runs']} in {s['rounds']} rounds ({s['not_run']} not run for time)"]
+    for b in RUN_BUILDS:
+        w = s["wrong"].get(b, [])
+        out.append(f"wrong outputs, {b}: {len(w)}" + "".join("\n    " + x for x in w[:20]))
+    if s["sanitizer"] is None:
+        out.append("compute-sanitizer memcheck (nvopt builds): not run")
+    else:
+        sz = s["sanitizer"]
+        out.append(f"compute-sanitizer memcheck (nvopt builds): {sz['clean']} clean, "
+                   f"{len(sz['errors'])} with errors"
+                   + (f" ({', '.join(sz['errors'])})" if sz["errors"] else "")
+                   + f", {len(sz['unfinished'])} unfinished"
+                   + (f" ({', '.join(sz['unfinished'][:10])})" if sz["unfinished"] else ""))
+    out.append(f"kernels: {s['kernels']}, of at least {MIN_US:g} us: {s['kernels_min_us']}; "
+               f"noise floor (p90 nvcc/nvcc): "
+               f"{fmt(s['noise_p90'] and 100 * s['noise_p90'], '.1f')}%")
+    for g, v in s["groups"].items():
+        out.append(f"  {g:14s} n={v['kernels']:4d}  nvopt/nvcc {fmt(v['nvopt/nvcc'])}  "
+                   f"nvopt/upstream {fmt(v['nvopt/upstream'])}  upstream/nvcc "
+                   f"{fmt(v['upstream/nvcc'])}  nvcc/nvcc {fmt(v['nvcc2/nvcc'])}")
+    for k in s["slow_kernels"][:30]:
+        out.append(f"  SLOW {k['program']} {short(k['kernel'])}: nvopt/nvcc "
+                   f"{k['nvopt/nvcc']:.3f} (noise {100 * k['noise']:.1f}%)")
+    for k, v in s["targets"].items():
+        out.append(f"target {k}: {verdict(v)}")
+    return "\n".join(out)
+
+
+def read_tsv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        lines = [x.rstrip("\n") for x in f if x.strip()]
+    if not lines:
+        return []
+    head = lines[0].split("\t")
+    return [dict(zip(head, x.split("\t"))) for x in lines[1:]]
+
+
+def write_runs(path, runs):
+    with open(path, "w") as f:
+        f.write("round\tprogram\tbuild\tstatus\trc\tseconds\twhy\tnote\n")
+        for r in runs:
+            f.write("\t".join(str(x).replace("\t", " ").replace("\n", " ") for x in (
+                r["round"], r["program"], r["build"], r.get("status", ""), r.get("rc", ""),
+                r.get("seconds", ""), " | ".join(r.get("why", [])), r.get("note", ""))) + "\n")
+
+
+def write_sanitizer(path, san):
+    with open(path, "w") as f:
+        f.write("program\tstatus\terrors\tseconds\n")
+        for s in san:
+            f.write(f"{s['program']}\t{s['status']}\t{s.get('errors', '')}\t"
+                    f"{s.get('seconds', '')}\n")
+
+
+# ------------------------------------------------------------------------- main
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--pack", default=os.path.dirname(here))
+    ap.add_argument("--out", default="results")
+    ap.add_argument("--budget", type=float, default=450.0, help="seconds for everything")
+    ap.add_argument("--sanitizer-budget", type=float, default=120.0)
+    ap.add_argument("--max-rounds", type=int, default=7)
+    ap.add_argument("--only", nargs="*")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    pack, out = os.path.abspath(a.pack), os.path.abspath(a.out)
+    os.makedirs(out, exist_ok=True)
+    logf = open(os.path.join(out, "device.log"), "a")
+
+    def log(msg):
+        line = f"[{time.time() - t0:6.1f}s] {msg}"
+        print(line, flush=True)
+        logf.write(line + "\n")
+        logf.flush()
+
+    with open(os.path.join(pack, "manifest.json")) as f:
+        manifest = json.load(f)
+    if a.only:
+        manifest["programs"] = [p for p in manifest["programs"]
+                                if p["name"] in a.only or p["group"] in a.only]
+    log(f"pack {pack}: {len(manifest['programs'])} programs, nvopt {manifest.get('nvopt_git')}")
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        p = subprocess.run([smi, "--query-gpu=name,driver_version,clocks.sm,clocks.max.sm",
+                            "--format=csv,noheader"], capture_output=True, text=True)
+        log("gpu: " + p.stdout.strip())
+    else:
+        log("gpu: nvidia-smi not found (no GPU here? every program will be run anyway)")
+    cuda = find_cuda()
+    log(f"CUDA installation: {cuda or 'not found'}")
+    inject, cupti_lib = build_injection(pack, out, cuda, log)
+    sanitizer = find_sanitizer(cuda)
+    log(f"compute-sanitizer: {sanitizer or 'not found (memcheck skipped)'}")
+    extra = [cupti_lib] + ([os.path.join(cuda, "lib64")] if cuda else [])
+    runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra)
+    runs, san, durations = [], [], []
+    rnd = 0
+    while rnd < a.max_rounds:
+        need = (max(durations) if durations else 0) + 15
+        if rnd >= 1 and runner.left() < need + (0 if san or not sanitizer else 30):
+            break
+        t = time.time()
+        rows = run_round(runner, manifest, rnd, reserve=10)
+        runs += rows
+        durations.append(time.time() - t)
+        bad = sum(r.get("status") == "WRONG" for r in rows)
+        log(f"round {rnd}: {len(rows)} runs in {durations[-1]:.0f} s, {bad} wrong")
+        write_runs(os.path.join(out, "runs.tsv"), runs)
+        rnd += 1
+        if rnd == 2 and sanitizer and not san:
+            box = min(a.sanitizer_budget, runner.left() - 20)
+            if box > 10:
+                log(f"memcheck over the nvopt builds ({box:.0f} s at most)")
+                san = sanitize(runner, manifest, sanitizer, box, log)
+                write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
+    if sanitizer and not san and runner.left() > 15:
+        san = sanitize(runner, manifest, sanitizer, min(a.sanitizer_budget,
+                                                         runner.left() - 10), log)
+        write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
+    summary = report(manifest, out, out, runs, san if sanitizer else None)
+    text = summary_text(summary)
+    with open(os.path.join(out, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    print("\n==== summary ====\n" + text)
+    log(f"done in {time.time() - t0:.0f} s; table: {out}/kernels.md, {out}/kernels.tsv")
+    return 0 if not summary["wrong"] and not (summary["sanitizer"] or {}).get("errors") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

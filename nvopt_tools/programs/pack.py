@@ -1,0 +1,155 @@
+"""The pack: one folder a GPU machine runs as is (docs/PROGRAMS.md).
+
+    PACK/manifest.json            programs, builds, arguments, checks, flags, hashes
+    PACK/run.sh                   the device script (bash run.sh [RESULTS_DIR])
+    PACK/device/                  device.py, kerneltime.c (and kerneltime.so when given)
+    PACK/lib/libcudart.so.N       the CUDA runtime, once (every build links it dynamically)
+    PACK/bin/BUILD/NAME/FILE      each build's outputs
+    PACK/data/NAME/               each program's input files and its working folder
+
+Only programs that built in all three ways are packed; the pack must stay under the size limit
+(64 MiB: what a device run carries)."""
+import datetime
+import glob
+import json
+import os
+import shutil
+import subprocess
+
+from . import build as buildmod
+from .config import BUILDS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEVICE_FILES = ("device.py", "kerneltime.c")
+
+
+class PackError(Exception):
+    pass
+
+
+def statuses(cfg, work, only=None):
+    rows = []
+    for p in cfg["programs"]:
+        if only and p["name"] not in only and p["group"] not in only:
+            continue
+        st = {}
+        for b in BUILDS:
+            path = os.path.join(work, b, p["name"] + ".json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    st[b] = json.load(f)
+        rows.append((p["name"], st))
+    return rows
+
+
+def _git_rev():
+    try:
+        return subprocess.run(["git", "-C", buildmod.ROOT, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def cudart_lib(cuda):
+    libs = sorted(glob.glob(os.path.join(cuda, "lib64", "libcudart.so.*")) +
+                  glob.glob(os.path.join(cuda, "lib", "libcudart.so.*")), key=len)
+    if not libs:
+        raise PackError(f"no libcudart.so.N in {cuda}/lib64")
+    return libs[0]
+
+
+def folder_size(path):
+    total = 0
+    for d, _, files in os.walk(path):
+        for f in files:
+            p = os.path.join(d, f)
+            if not os.path.islink(p):
+                total += os.path.getsize(p)
+    return total
+
+
+def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
+    if os.path.exists(out):
+        if os.listdir(out) and not os.path.exists(os.path.join(out, "manifest.json")):
+            raise PackError(f"{out} exists and is not a pack: not overwriting it")
+        shutil.rmtree(out)
+    os.makedirs(os.path.join(out, "lib"))
+    lib = cudart_lib(cuda)
+    shutil.copy2(os.path.realpath(lib), os.path.join(out, "lib", os.path.basename(lib)))
+    os.makedirs(os.path.join(out, "device"))
+    for f in DEVICE_FILES:
+        shutil.copy2(os.path.join(HERE, f), os.path.join(out, "device", f))
+    if kerneltime_so:
+        shutil.copy2(kerneltime_so, os.path.join(out, "device", "kerneltime.so"))
+    shutil.copy2(os.path.join(HERE, "run.sh"), os.path.join(out, "run.sh"))
+    os.chmod(os.path.join(out, "run.sh"), 0o755)
+    progs, left_out = [], {}
+    for p in cfg["programs"]:
+        if only and p["name"] not in only and p["group"] not in only:
+            continue
+        if p["skip"]:
+            left_out[p["name"]] = f"skipped: {p['skip']}"
+            continue
+        st = {}
+        for b in BUILDS:
+            path = os.path.join(work, b, p["name"] + ".json")
+            if os.path.exists(path):
+                with open(path) as f:
+                    st[b] = json.load(f)
+        bad = [b for b in BUILDS if not st.get(b, {}).get("ok")]
+        if bad:
+            left_out[p["name"]] = "not built by " + ", ".join(bad)
+            continue
+        entry = {k: p[k] for k in ("name", "group", "args", "check", "fail", "compare", "notes",
+                                   "timeout")}
+        entry["run"] = os.path.basename(p["outputs"][0])
+        entry["workdir"] = f"data/{p['name']}"
+        entry["build_command"] = p["build"]
+        entry["builds"] = {}
+        for b in BUILDS:
+            dest = os.path.join(out, "bin", b, p["name"])
+            os.makedirs(dest, exist_ok=True)
+            files = {}
+            for o in p["outputs"]:
+                src = os.path.join(work, b, p["name"], p["workdir"], o)
+                d = os.path.join(dest, os.path.basename(o))
+                shutil.copy2(src, d)
+                files[os.path.basename(o)] = buildmod.file_hash(d)
+            entry["builds"][b] = {"path": f"bin/{b}/{p['name']}", "nvcc": st[b]["nvcc"],
+                                  "sha256": files}
+        ddir = os.path.join(out, "data", p["name"])
+        os.makedirs(ddir, exist_ok=True)
+        entry["data"] = {}
+        for src, rel in p["data"]:
+            d = os.path.join(ddir, rel)
+            if os.path.isdir(src):
+                shutil.copytree(src, d, dirs_exist_ok=True)
+            else:
+                os.makedirs(os.path.dirname(d), exist_ok=True)
+                shutil.copy2(src, d)
+                entry["data"][rel] = buildmod.file_hash(d)
+        progs.append(entry)
+    tools = {k: v for k, v in buildmod.tool_hashes(cuda, os.path.join(work, "nvopt-prefix"))
+             .items()}
+    manifest = {
+        "format": "nvopt-programs-pack 1",
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "nvopt_git": _git_rev(),
+        "builds": list(BUILDS),
+        "arch_flags": cfg["defaults"]["arch_flags"],
+        "cudart": cfg["defaults"]["cudart"],
+        "cudart_lib": f"lib/{os.path.basename(lib)}",
+        "tool_sha256": tools,
+        "programs": progs,
+        "left_out": left_out,
+    }
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    size = folder_size(out)
+    manifest["size_bytes"] = size
+    with open(os.path.join(out, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    if size > limit_mib * 2**20:
+        raise PackError(f"pack is {size / 2**20:.1f} MiB, over the {limit_mib} MiB limit: "
+                        "leave programs out (--only) or shrink their data")
+    return manifest

@@ -1,0 +1,106 @@
+"""Unit tests of the program-corpus tool: the config, and the device script's parsing of what
+kerneltime.c and the runs record (no GPU, no CUDA needed)."""
+import os
+import tempfile
+import unittest
+
+from .. import config, device
+
+
+class KerneltimeParsing(unittest.TestCase):
+    def write(self, text):
+        fd, path = tempfile.mkstemp(suffix=".tsv")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        self.addCleanup(os.remove, path)
+        return path
+
+    def test_records_sorted_and_bad_lines_skipped(self):
+        path = self.write("# nvopt-kerneltime 1 pid=7\n" + device.KT_HEADER + "\n"
+                          "_Z1bv\t300\t400\t100\t1x1x1\t32x1x1\t8\t0\t7\t2\n"
+                          "_Z1av\t100\t150\t50\t1x1x1\t32x1x1\t8\t0\t7\t1\n"
+                          "_Z1cv\t500\tx\tnotanumber\n"
+                          "_Z1cv\t123\n"
+                          "# end records=2 dropped=0\n")
+        self.assertEqual(device.parse_kerneltime(path), [("_Z1av", 100, 50), ("_Z1bv", 300, 100)])
+
+    def test_missing_file_is_empty(self):
+        self.assertEqual(device.parse_kerneltime("/nonexistent/k.tsv"), [])
+
+    def test_first_launch_dropped_single_kept(self):
+        recs = [("k", 1, 90), ("k", 2, 10), ("k", 3, 12), ("once", 4, 70)]
+        self.assertEqual(device.launch_times(recs), {"k": ([10, 12], 1), "once": ([70], 0)})
+
+
+class OutputChecks(unittest.TestCase):
+    def test_numbers_and_compare(self):
+        spec = {"regex": r"sum = ([-0-9.e+]+)", "rtol": 1e-3}
+        a = device.numbers("sum = 1.0000\nsum = 2e3\n", spec)
+        self.assertEqual(a, [1.0, 2000.0])
+        self.assertIsNone(device.same_numbers(a, [1.0004, 2000.5], spec))
+        self.assertIn("value 1", device.same_numbers(a, [1.0, 2100.0], spec))
+        self.assertIn("2 numbers", device.same_numbers(a, [1.0], spec))
+
+    def test_numbers_default_regex_and_max(self):
+        self.assertEqual(device.numbers("a 1 b -2.5 c 3e2", {"max": 2}), [1.0, -2.5])
+
+    def test_check_output(self):
+        prog = {"check": "PASS", "fail": "FAIL|mismatch"}
+        self.assertEqual(device.check_output(prog, 0, "Test PASSED... PASS"), [])
+        why = device.check_output(prog, 1, "a mismatch")
+        self.assertEqual(len(why), 3)
+        self.assertEqual(device.check_output({}, "timeout", ""), ["timeout"])
+
+    def test_order_alternates(self):
+        orders = [device.order_for(r, 0) for r in range(4)]
+        for o in orders:
+            self.assertEqual(sorted(o), sorted(device.RUN_BUILDS))
+        self.assertEqual(len({tuple(o) for o in orders}), 4)
+        self.assertNotEqual(device.order_for(0, 0)[0], device.order_for(0, 1)[0])
+
+
+class Summary(unittest.TestCase):
+    def test_targets_and_slow_kernels(self):
+        rows = []
+        for k, (nv, up, no, nv2) in {"a": (100, 100, 90, 101), "b": (50, 50, 60, 50),
+                                     "tiny": (5, 5, 9, 5)}.items():
+            r = {"program": "p", "group": "g", "kernel": k, "nvcc": nv, "upstream": up,
+                 "nvopt": no, "nvcc2": nv2}
+            for num, den in (("nvopt", "nvcc"), ("nvopt", "upstream"), ("upstream", "nvcc"),
+                             ("nvcc2", "nvcc")):
+                r[f"{num}/{den}"] = r[num] / r[den]
+            rows.append(r)
+        s = device.summarize(rows, [], [])
+        self.assertEqual(s["kernels_min_us"], 2)
+        self.assertAlmostEqual(s["groups"]["g"]["nvopt/nvcc"], (0.9 * 1.2) ** 0.5)
+        self.assertEqual([k["kernel"] for k in s["slow_kernels"]], ["b"])
+        self.assertFalse(s["targets"]["no kernel >10% slower than nvcc beyond noise"])
+        self.assertIsNone(s["sanitizer"])
+
+
+class Config(unittest.TestCase):
+    def test_defaults_and_relative_sources(self):
+        cfg = config.parse({"programs": [{"name": "g/p", "build": "make", "outputs": ["p"],
+                                          "copy": [["src", "s"]]}]}, base="/cfg")
+        p = cfg["programs"][0]
+        self.assertEqual(p["group"], "g")
+        self.assertEqual(p["copy"], [("/cfg/src", "s")])
+        self.assertEqual(cfg["defaults"]["arch_flags"], "-gencode arch=compute_90,code=sm_90")
+
+    def test_errors(self):
+        bad = [{"programs": [{"name": "x", "build": "b"}]},
+               {"programs": [{"name": "../x", "build": "b", "outputs": ["x"]}]},
+               {"programs": [{"name": "x", "build": "b", "outputs": ["x"], "color": 1}]},
+               {"programs": [{"name": "x", "build": "b", "outputs": ["x"],
+                              "copy": [["a", "/abs"]]}]},
+               {"programs": [{"name": "x", "build": "b", "outputs": ["x"], "check": "("}]},
+               {"programs": [{"name": "x", "build": "b", "outputs": ["x"]},
+                             {"name": "x", "build": "b", "outputs": ["x"]}]},
+               {"nothing": []}]
+        for raw in bad:
+            with self.assertRaises(config.ConfigError, msg=raw):
+                config.parse(raw)
+
+
+if __name__ == "__main__":
+    unittest.main()
