@@ -102,6 +102,8 @@ ABLATIONS = [
      "full unrolling that lets SROA promote private arrays (O2/O3)"),
     ("nv-const-pointers", "nv-disable-const-pointers=1",
      "pointers loaded from __constant__ memory marked global (MemorySpaceOpt's slot)"),
+    ("nv-phi-loads", "nv-disable-phi-loads=1",
+     "loads through a PHI of a private object made in the predecessors (llc, before SROA)"),
     ("no-Sinking2", "nv-disable-sink=0",
      "cicc's Sinking2 slots left empty by default (=0 runs upstream sink there, the stand-in)"),
     ("nv-set-local-array-alignment", "nv-disable-set-local-array-alignment=1",

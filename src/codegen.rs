@@ -11,7 +11,10 @@
 //!
 //! ```text
 //! stock llc -O3 (NVPTX)            with the plugin                        switched off by
-//! ... speculative-execution        speculative-execution
+//! ... nvptx-lower-args             nvptx-lower-args
+//!                                  nv-phi-loads           (src/phi_loads.rs) nv-disable-phi-loads
+//!     sroa ...                     sroa ...
+//!     speculative-execution        speculative-execution
 //!                                  nv-iv-start-widening   (src/addr/widen.rs)
 //!     slsr ...                     slsr ...                                nv-widen-iv-starts=0
 //!     canon-freeze                 canon-freeze
@@ -37,6 +40,9 @@
 //!                                  nv-sreg-order          (src/sreg_order) nv-disable-sreg-order=0 (off by default)
 //! ```
 //!
+//! - nvopt's PHI-of-loads speculation (src/phi_loads.rs; not a cicc pass: it lets SROA keep a
+//!   private object in registers that a PHI of addresses kept in memory, as in CUB's arg-min
+//!   reductions), right after `nvptx-lower-args`, before llc's SROA;
 //! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
 //!   (docs/CICC-FACTS.md "NVIDIA LSR knobs": cicc gates LSR by register pressure, trip count and
 //!   loop level): llc's IR pipeline adds `canon-freeze` immediately before `loop-reduce`, in
@@ -142,11 +148,19 @@ pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machi
 /// after `machine-scheduler`, the last pass that orders instructions within a block.
 pub const SREG_ORDER: Insertion = Insertion { pass: "nv-sreg-order", after: "machine-scheduler" };
 
+/// Loads through a PHI of a private object made in the predecessors (src/phi_loads.rs; pass
+/// wrappers in src/shim/phi_loads.cpp), right after `nvptx-lower-args`, i.e. right before the
+/// SROA that llc runs ahead of `nvptx-lower-alloca`, which then keeps the object in registers.
+pub const PHI_LOADS: Insertion = Insertion { pass: "nv-phi-loads", after: "nvptx-lower-args" };
+
 /// The passes to insert into a codegen pipeline for this target and `-O` level.
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
     if !is_nvptx || opt_level == 0 {
         return out;
+    }
+    if !knobs.nv_disable_phi_loads() {
+        out.push(PHI_LOADS);
     }
     if knobs.nv_lsr_gate() {
         out.push(LSR_GATE);
@@ -227,6 +241,7 @@ mod tests {
             assert_eq!(
                 insertions(true, level, &k),
                 vec![
+                    PHI_LOADS,
                     LSR_GATE,
                     IV_START_WIDENING,
                     CODEGENPREPARE_SCEV,
@@ -267,6 +282,7 @@ mod tests {
         k.set(K::nv_disable_ext_reuse, 1);
         k.set(K::nv_disable_pre_sink, 1);
         k.set(K::nv_disable_pred_remat, 1);
+        k.set(K::nv_disable_phi_loads, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

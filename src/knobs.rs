@@ -180,6 +180,7 @@ knob_table! {
     nv_disable_propagate_alignment: flag("nv-disable-propagate-alignment", false, "Skip the propagate-alignment slots (infer-alignment)", "infer-alignment in nv:propagate-alignment slots"),
     nv_disable_lower_args: flag("nv-disable-lower-args", false, "Skip the LowerStructArgs slot (nv-lower-struct-args)", "nv-lower-struct-args"),
     nv_disable_const_pointers: flag("nv-disable-const-pointers", false, "Skip nv-const-pointers (pointers loaded from __constant__ memory marked global before the MemorySpaceOpt slot's infer-address-spaces)", "nv-const-pointers"),
+    nv_disable_phi_loads: flag("nv-disable-phi-loads", false, "Do not run nv-phi-loads (llc, NVPTX, -O1..-O3, before llc's SROA: loads through a PHI of addresses, one a private object only the PHI keeps in memory, are made in the predecessors so that SROA promotes the object)", "nv-phi-loads before llc's SROA"),
     nv_disable_speculative_execution: flag("nv-disable-speculative-execution", false, "Skip the speculative-execution slot (opts[1360])", "speculative-execution"),
     nv_disable_verify: flag("nv-disable-verify", false, "Skip the final verifier (opts[2800])", "verify"),
     // --- nv-inline-advisor: cicc 13.5's inline thresholds (src/inline_policy) ---

@@ -28,6 +28,7 @@ pub mod logger;
 pub mod lower_struct_args;
 pub mod lsr_gate;
 pub mod param_opt;
+pub mod phi_loads;
 pub mod pipeline;
 pub mod pre_sink;
 pub mod pred_remat;
