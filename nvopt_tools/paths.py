@@ -81,6 +81,35 @@ def tool_env(env=None):
     return env
 
 
+# What a plugin build is made of: a file here, tracked or not, that changes it.
+BUILD_INPUTS = ("src", "build.rs", "Cargo.toml", "Cargo.lock")
+
+
+def file_md5(path):
+    """The md5 of a file (hex), or None when it is missing."""
+    import hashlib
+    if not os.path.exists(path):
+        return None
+    h = hashlib.md5()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def git_state(root=ROOT):
+    """`COMMIT` (12 hex digits) of root's checkout, with `+ uncommitted changes to N files under
+    src/, build.rs, Cargo.*` when the build's inputs differ from it; None outside a git checkout."""
+    r = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        return None
+    st = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", *BUILD_INPUTS],
+                        capture_output=True, text=True).stdout.splitlines()
+    return r.stdout.strip() + (f" + uncommitted changes to {len(st)} files under src/, build.rs, "
+                               "Cargo.*" if st else "")
+
+
 def llvm_crashed(returncode, stderr):
     """Whether an LLVM tool crashed (a signal, or LLVM's crash report) rather than failed."""
     return returncode < 0 or "Stack dump:" in stderr or "PLEASE submit a bug report" in stderr

@@ -61,7 +61,7 @@
 //! Why: on the bench's pathological kernel (168 i32 induction variables in one loop) upstream LSR
 //! rewrites every IV into an i64 byte offset, doubling the registers the loop carries; ptxas then
 //! spills (255 registers, 3288 spill bytes) where the same IR without LSR needs 254 registers
-//! and no spills (bench/RESULTS.md "LSR gates"). The C++ adapter (src/shim/lsr_gate.cpp)
+//! and no spills (docs/RESULTS.md "LSR gates"). The C++ adapter (src/shim/lsr_gate.cpp)
 //! collects the facts of each loop just before llc's LSR reaches it; this module decides,
 //! counts (`-nv-stats`) and logs (`-nv-log-level=4`).
 //!

@@ -4,7 +4,7 @@
 // O2/O3 table then sees 8 trips, small enough for the analysis that folds the table loads, and
 // unrolls the rest, as nvcc does. That costs registers (table_mix32 14 -> 24, dirvec32 24 -> 32;
 // nvcc 31 and 32) and pays in time: on an H200, keeping the second slot off these loops made
-// table_mix32 1.9 times slower (bench/RESULTS.md, seventh round). Written for the shape:
+// table_mix32 1.9 times slower (git show 7a2261e, issue 16). Written for the shape:
 // - dirvec32: each thread runs a 32-step shift/xor recurrence through the table and stores
 //   every step (32 strided stores);
 // - table_mix32: the same recurrence repeated `reps` times, accumulated, one store per thread

@@ -76,6 +76,7 @@ def parse_args(argv):
                    help="GPU mode (nvopt_tools/bench/gpu_run.py): then run each column's PTX of the kernels "
                         "bench.spec launches on random inputs: output equality and kernel time")
     args = p.parse_args(argv)
+    args.plugin = os.path.abspath(args.plugin)  # the compilers run in other folders
     comps = [c.strip() for c in args.compilers.split(",") if c.strip()]
     if args.nvvm_latest and "nvvm-latest" not in comps:
         comps.append("nvvm-latest")
@@ -156,6 +157,8 @@ def metadata(args, tools, files, elapsed):
         "nvidia": f"nvcc -ptx -arch=sm_90 {' '.join(nvcc_flags + nvcc_cap)}".rstrip() + f" ({toolmod.which_version([nv, '--version']) if nv else 'unavailable'})",
         "LLVM": llvm_version(tools),
         "plugin": tools.plugin if not tools.plugin_error else f"unavailable: {tools.plugin_error}",
+        "plugin md5": paths.file_md5(tools.plugin) or "-",
+        "git commit": checkout_note(tools.plugin),
         "wall time": f"{elapsed:.1f} s",
     }
     if "nvvm-latest" in args.comps:
@@ -163,6 +166,15 @@ def metadata(args, tools, files, elapsed):
                                f"-arch=compute_90 -nvvm-version=nvvm-latest {' '.join(compilers.CICC_LEVEL[args.level])}"
                                + (f" -maxreg={args.maxreg}" if args.maxreg else ""))
     return meta
+
+
+def checkout_note(plugin):
+    """The checkout's commit (paths.git_state); said to be only the checkout's when the plugin is
+    not this checkout's own build (a copy elsewhere, say corpus_eval's private one)."""
+    state = paths.git_state() or "-"
+    if os.path.realpath(plugin) == os.path.realpath(paths.PLUGIN):
+        return state
+    return f"{state} (the checkout's; the plugin is a copy, not its target/release build)"
 
 
 def maxreg_note(args):

@@ -37,7 +37,7 @@
 //!   `nv-iv-start-widening`), so BASR keeps their exact differences.
 //! - SCEV-CGP proper (`nv-disable-scev-cgp`, default true as in cicc's LLVM 20 copy; its
 //!   LLVM 7 copy has false): the thread-id zext split of [`record`], and the 32-bit index adds
-//!   of [`narrow`]. Measured to change nothing on the bench (bench/RESULTS.md): LLVM 22's own
+//!   of [`narrow`]. Measured to change nothing on the bench (docs/RESULTS.md): LLVM 22's own
 //!   `range` on the special registers already lets SCEV prove the zext adds nuw, and the
 //!   bench's split index sums involve `ctaid*ntid` or kernel arguments, which have no bound.
 //!
@@ -73,7 +73,7 @@
 //! On straight-line code like this LLVM 22's own CodeGenPrepare, SeparateConstOffsetFromGEP
 //! and SelectionDAG usually reach the same PTX; the gains are in loops with many accesses off
 //! related bases, where BASR shares loop-carried bases (the 168-IV bench kernel: 254 to 48
-//! ptxas registers; bench/RESULTS.md "Address modes").
+//! ptxas registers; docs/RESULTS.md "Address modes").
 //!
 //! Knobs (docs/KNOBS.md; cicc's names and, except where said, cicc's defaults):
 //! `do-base-address-strength-reduce` (4), `do-base-address-strength-reduce-chain` (1),

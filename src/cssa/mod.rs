@@ -52,7 +52,7 @@
 //! `nv-cssa-equal-operand`, `nv-cssa-sink`. `-pass-remarks=nv-cssa` names each rewrite;
 //! `-nv-stats` counts operands, interfering ones, rewrites and what is left. On the bench it
 //! removes 3 of 31 PTX movs, changes no ptxas register count and makes no kernel worse
-//! (bench/RESULTS.md "nv-cssa"), at 0.17% of llc's pass time, hence on by default.
+//! (docs/RESULTS.md "nv-cssa"), at 0.17% of llc's pass time, hence on by default.
 //!
 //! Layout: the planner ([`plan`]) decides on a pure-data model of the function (blocks,
 //! instruction order, uses, PHIs and the values proved equal on each PHI edge). The adapter

@@ -10,7 +10,7 @@
 //! once, before the first loop, and they live across it and two warp reductions (26 registers;
 //! nvcc, which computes them in each preheader, 23; `-disable-machine-cse`, 24). Turning
 //! MachineCSE off altogether takes llm.c from 1.0159 to 0.9935 of nvcc's registers but costs
-//! cuda-samples the CSE proper (bench/RESULTS.md); this pass undoes only the hoisting.
+//! cuda-samples the CSE proper (docs/RESULTS.md); this pass undoes only the hoisting.
 //!
 //! ```text
 //! before (MIR)                                  after
@@ -58,7 +58,7 @@
 //! `block.sync()`). A copy next to each far reader needs only the instruction's operands, which
 //! are live there anyway (a special register has none), and nothing is held across the loops
 //! and reductions between. Over 614 real kernels (cuda-samples, Rodinia, llm.c;
-//! bench/RESULTS.md) it took registers from 1.0010 to 0.9881 of nvcc's (88 kernels fewer, 21
+//! docs/RESULTS.md) it took registers from 1.0010 to 0.9881 of nvcc's (88 kernels fewer, 21
 //! more: the 20 float and int `reduce4` instances 15 -> 16, nvcc 14); `kernel8` 30 -> 23 (nvcc
 //! 30). Without splitting special-register reads: 0.9973 (77 kernels worse than with it,
 //! 20 better).

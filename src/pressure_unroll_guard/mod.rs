@@ -42,7 +42,7 @@
 //!   47 carried + 4 x 5 loaded registers, over the cap of 64
 //! ```
 //!
-//! Measured (bench/RESULTS.md, "ptxas's own unrolling under a register cap"): on the bench,
+//! Measured (docs/RESULTS.md, "ptxas's own unrolling under a register cap"): on the bench,
 //! `filter5x5_window` 36 -> 0 spill bytes and window_caps.cu's `filter5x5_rowptr` 24 -> 0 (nvcc
 //! 12 and 0), no other kernel's figures change. On the corpora (cuda-samples, Rodinia, llm.c)
 //! no kernel's figures change under nvcc's defaults: the loops it marks there (kernels with

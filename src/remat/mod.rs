@@ -82,7 +82,7 @@
 //! fits anyway). 48 rather than the other passes' 64 (src/pressure/target.rs): over the three
 //! corpora it takes bisect's three kernels 44/42/44 -> 40 and bitonicSortShared1 40 -> 32
 //! (nvcc 32), and one kernel the other way, Rodinia's lud_diagonal 32 -> 40, whose estimated
-//! pressure (57) is far above what ptxas needs; no bench kernel changes (bench/RESULTS.md). cicc's `remat-iv`, `remat-add`, `no-remat` and
+//! pressure (57) is far above what ptxas needs; no bench kernel changes (docs/RESULTS.md). cicc's `remat-iv`, `remat-add`, `no-remat` and
 //! `simplify-live-out` are not implemented; nvopt's knob semantics for `remat-max-live-limit`,
 //! `remat-lli-factor` and `remat-loop-trip` are its own reading of the names (the book gives
 //! the names and defaults, not the formulas). cicc's `param-opt` (re-issuing `ld.param` next to

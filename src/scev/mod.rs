@@ -70,7 +70,7 @@
 //! expression is); trip counts and ranges are LLVM's. A value met again on its own operand path
 //! (a PHI cycle) adds nothing to its score: cicc's recursive scorer, as the book describes it,
 //! would not terminate there. Measured cost against function size (linear with the control on,
-//! N^1.8 for LLVM's own analysis on the same chain): bench/RESULTS.md "nv-scev: scaling with
+//! N^1.8 for LLVM's own analysis on the same chain): docs/RESULTS.md "nv-scev: scaling with
 //! function size".
 pub mod ffi;
 pub mod gate;

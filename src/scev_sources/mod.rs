@@ -59,7 +59,7 @@
 //! `i < n; i += ntid*nctaid` loop with an arbitrary `int n` stays unflagged, rightly). A flag
 //! already present is kept. On the bench this is why the pass changes none of SCEV's counts;
 //! its only lasting change there is the launch-bound ranges of `launch_bounds.cu`
-//! (bench/RESULTS.md).
+//! (docs/RESULTS.md).
 //!
 //! The C++ adapter (src/shim/scev_sources.cpp) walks the IR, asks this module through
 //! [`ffi`] and applies the answers. This file holds the per-function decisions, the

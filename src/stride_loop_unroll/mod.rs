@@ -9,7 +9,7 @@
 //! times with a remainder loop, so that each trip issues four iterations' loads before the
 //! first use. Measured on an H200 with the bench's `triad_gridstride` (`a[i] = b[i] + s * c[i]`,
 //! 64-bit index, one or four blocks): nvcc 1.2-1.7 times faster than nvopt and upstream, which
-//! keep the loop rolled (bench/RESULTS.md, "GPU mode: first runs on an H200").
+//! keep the loop rolled (docs/RESULTS.md, "GPU mode: first runs on an H200").
 //!
 //! ```text
 //! ; before                                       ; after nv-stride-loop-unroll
