@@ -53,28 +53,38 @@ if [ -n "$missing" ]; then
 fi
 
 shopt -s nullglob
-rm -rf "$out.tmp"
-mkdir -p "$out.tmp/bin" "$out.tmp/nvvm"
-ln -s "$cu/include" "$out.tmp/include"
-ln -s "$cu/nvvm/libdevice" "$out.tmp/nvvm/libdevice"
-[ -d "$cu/nvvm/bin" ] && ln -s "$cu/nvvm/bin" "$out.tmp/nvvm/bin"
+# Built beside the current layout and swapped in only when it differs, so that a run that finds
+# the layout current (every lit run does) leaves it alone under concurrent builds that use it.
+tmp="$out.tmp.$$"
+rm -rf "$tmp"
+mkdir -p "$tmp/bin" "$tmp/nvvm"
+ln -s "$cu/include" "$tmp/include"
+ln -s "$cu/nvvm/libdevice" "$tmp/nvvm/libdevice"
+[ -d "$cu/nvvm/bin" ] && ln -s "$cu/nvvm/bin" "$tmp/nvvm/bin"
 # Every tool of the wheels, nvcc and its nvcc.profile included: nvcc run from here takes this
 # folder as its TOP, which is how CMake finds a toolkit (CUDAToolkit_ROOT needs bin/nvcc).
 for tool in "$cu"/bin/*; do
-  ln -s "$tool" "$out.tmp/bin/$(basename "$tool")"
+  ln -s "$tool" "$tmp/bin/$(basename "$tool")"
 done
 if [ -d "$cu/lib" ]; then
-  mkdir "$out.tmp/lib64"
+  mkdir "$tmp/lib64"
   for f in "$cu"/lib/*; do
-    ln -s "$f" "$out.tmp/lib64/$(basename "$f")"
+    ln -s "$f" "$tmp/lib64/$(basename "$f")"
   done
   # The unversioned names `-lcudart`, `-lcublas`, ... need (the wheels ship libX.so.N only).
   for f in "$cu"/lib/lib*.so.*; do
     so="$(basename "$f")"
-    [ -e "$out.tmp/lib64/${so%%.so.*}.so" ] || ln -s "$so" "$out.tmp/lib64/${so%%.so.*}.so"
+    [ -e "$tmp/lib64/${so%%.so.*}.so" ] || ln -s "$so" "$tmp/lib64/${so%%.so.*}.so"
   done
-  ln -s lib64 "$out.tmp/lib"
+  ln -s lib64 "$tmp/lib"
 fi
-rm -rf "$out"
-mv "$out.tmp" "$out"
+listing() { (cd "$1" && find . -printf '%p %l\n' | sort); }
+if [ -d "$out" ] && [ "$(listing "$out")" = "$(listing "$tmp")" ]; then
+  rm -rf "$tmp"
+else
+  rm -rf "$out.old.$$"
+  [ -e "$out" ] && mv "$out" "$out.old.$$"
+  mv "$tmp" "$out"
+  rm -rf "$out.old.$$"
+fi
 echo "$out"

@@ -3,6 +3,7 @@
 #   PREFIX/bin/nvopt-cc                the driver
 #   PREFIX/lib/libnvopt.so             the plugin (for clang -fpass-plugin, opt, llc too)
 #   PREFIX/include/nvopt/nvopt_cuda.h  CUDA's keywords without an SDK (device-only compiles)
+#   PREFIX/include/nvopt/nvopt_nvcc_compat.h  what nvcc's headers add (program builds)
 #   PREFIX/libexec/nvopt/nvcc          a link to ../../bin/nvopt-cc: put the folder first on
 #                                      PATH for builds that run `nvcc` by name
 # The driver finds the plugin and the header relative to its own executable, so the prefix can
@@ -39,6 +40,7 @@ mkdir -p "$prefix/bin" "$prefix/lib" "$prefix/include/nvopt"
 install -m 755 "$target/nvopt-cc" "$prefix/bin/nvopt-cc"
 install -m 755 "$target/libnvopt.so" "$prefix/lib/libnvopt.so"
 install -m 644 "$root/include/nvopt_cuda.h" "$prefix/include/nvopt/nvopt_cuda.h"
+install -m 644 "$root/include/nvopt_nvcc_compat.h" "$prefix/include/nvopt/nvopt_nvcc_compat.h"
 mkdir -p "$prefix/libexec/nvopt"
 ln -sfn ../../bin/nvopt-cc "$prefix/libexec/nvopt/nvcc"
 echo "installed nvopt in $prefix: bin/nvopt-cc, lib/libnvopt.so, include/nvopt/nvopt_cuda.h, libexec/nvopt/nvcc"

@@ -44,6 +44,16 @@ const INPUT_EXTS: [&str; 3] = ["cu", "ll", "bc"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(out) = std::env::var_os(program::DLINK_CAPTURE) {
+        // Run by clang-linker-wrapper as its host linker during -dlink (program.rs).
+        return match program::capture_dlink(&args, Path::new(&out)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(m) => {
+                eprintln!("nvopt-cc: error: -dlink: {m}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let outcome = match options::parse(&args) {
         Ok(Request::Help) => {
             print!("{}", help::help());

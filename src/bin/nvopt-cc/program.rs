@@ -63,6 +63,9 @@ pub fn kind(input: &str, lang: Option<&str>) -> std::result::Result<Kind, String
     }
 }
 
+/// The header every CUDA compile of a program build includes first (include/).
+pub const COMPAT_HEADER: &str = "nvopt_nvcc_compat.h";
+
 /// Everything resolved before the first command runs.
 pub struct Tools {
     pub clang: PathBuf,
@@ -73,6 +76,9 @@ pub struct Tools {
     pub gpus: Vec<Gpu>,
     pub ptx: u32,
     pub math: Math,
+    /// `nvopt_nvcc_compat.h` (include/), included first in every CUDA compile: what nvcc's
+    /// headers give CUDA sources and clang's do not (host min/max/isfinite, __stcs, ...).
+    pub compat: Option<PathBuf>,
 }
 
 fn s(p: &Path) -> String {
@@ -159,6 +165,12 @@ pub fn cuda_compile(t: &Tools, o: &Options, input: &str, out: Option<&Path>) -> 
         return cmd;
     }
     cmd.push(format!("--cuda-feature=+ptx{}", t.ptx));
+    if let Some(compat) = &t.compat {
+        cmd.extend(["-include".into(), s(compat)]);
+    }
+    // nvcc warns where clang errs by default: `register` variables in C++17 and narrowing
+    // conversions in braced initializers.
+    cmd.extend(["-Wno-register".into(), "-Wno-c++11-narrowing".into()]);
     cmd.extend(common(o, true));
     if o.debug == Debug::Full {
         // clang's -G: device debug info and ptxas -g; the host gets debug info only with -g.
@@ -268,6 +280,69 @@ fn has_offload_section(path: &str) -> bool {
     std::fs::read(path).is_ok_and(|bytes| bytes.windows(NEEDLE.len()).any(|w| w == NEEDLE))
 }
 
+/// Set (to the output) in clang-linker-wrapper's environment during `-dlink`: nvopt-cc, run
+/// as the wrapper's host linker, then only copies the wrapper's object to the output.
+pub const DLINK_CAPTURE: &str = "NVOPT_CC_DLINK_CAPTURE";
+
+/// `-dlink`: clang-linker-wrapper links the device code of the `-dc` objects (nvlink), wraps
+/// the image in a fat binary and writes the host object that registers it with the CUDA
+/// runtime (`__start_llvm_offload_entries`: the kernels and variables of every object linked
+/// with it). Its host linker is nvopt-cc itself (`capture_dlink`), which keeps that object:
+/// nvcc's `-dlink` output, which any host linker then links with the `-dc` objects.
+pub fn dlink(
+    t: &Tools,
+    o: &Options,
+    wrapper: &Path,
+    me: &Path,
+    objects: &[String],
+    out: &str,
+) -> Vec<String> {
+    let mut cmd = vec![
+        s(wrapper),
+        "--host-triple=x86_64-pc-linux-gnu".into(),
+        format!("--cuda-path={}", t.cuda.display()),
+        format!("--linker-path={}", me.display()),
+    ];
+    if o.verbose {
+        cmd.push("--wrapper-verbose".into());
+    }
+    cmd.extend(["-o".into(), out.into()]);
+    cmd.extend(objects.iter().cloned());
+    cmd
+}
+
+/// nvopt-cc as clang-linker-wrapper's host linker in `-dlink`: copies the wrapper's object
+/// (`*.image.wrapper*.o`, a temporary file) to `out`.
+pub fn capture_dlink(args: &[String], out: &Path) -> std::result::Result<(), String> {
+    let wrapped = args.iter().find(|a| {
+        let name = Path::new(a).file_name().map(|n| n.to_string_lossy().into_owned());
+        name.is_some_and(|n| n.contains(".image.wrapper") && n.ends_with(".o"))
+    });
+    let Some(wrapped) = wrapped else {
+        return Err(format!("clang-linker-wrapper gave no wrapper object: {}", args.join(" ")));
+    };
+    std::fs::copy(wrapped, out).map_err(|e| format!("{wrapped} -> {}: {e}", out.display()))?;
+    Ok(())
+}
+
+/// Whether an object is an `-dlink` output (clang-linker-wrapper's registration code).
+fn is_dlink_object(path: &str) -> bool {
+    const NEEDLE: &[u8] = b".cuda.fatbin_reg";
+    let name = path.to_lowercase();
+    (name.ends_with(".o") || name.ends_with(".obj"))
+        && std::fs::read(path).is_ok_and(|bytes| bytes.windows(NEEDLE.len()).any(|w| w == NEEDLE))
+}
+
+/// clang's offload linker runs nvlink and fatbinary, which it looks for on PATH.
+fn cuda_bin_on_path(cuda: &Path) {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![cuda.join("bin")];
+    dirs.extend(std::env::split_paths(&path));
+    if let Ok(joined) = std::env::join_paths(dirs) {
+        std::env::set_var("PATH", joined);
+    }
+}
+
 /// The link: clang++ with the objects, `-L`/`-l`/`-Xlinker` in order, `-Xcompiler`, the CUDA
 /// installation's library folder, and the CUDA runtime (shared by default), with a RUNPATH
 /// to that folder.
@@ -362,6 +437,7 @@ fn resolve(o: &Options) -> Result<Tools> {
         gpus,
         ptx,
         math: o.math.resolve(),
+        compat: Some(toolchain::include_dir(&root).join(COMPAT_HEADER)).filter(|p| p.is_file()),
     })
 }
 
@@ -420,28 +496,53 @@ pub fn run(o: &Options) -> Result<()> {
         }
         Phase::DeviceLink => {
             let out = o.output.clone().unwrap_or_else(|| "a_dlink.o".into());
-            note(&format!(
-                "warning: -dlink: {out} is an empty object; the device code of -dc objects is \
-                 linked when nvopt-cc links the program (clang's offload linker, nvlink)"
-            ));
-            let cmd = vec![
-                s(&t.clang_c),
-                "-x".into(),
-                "c".into(),
-                "-c".into(),
-                "/dev/null".into(),
-                "-o".into(),
-                out,
-            ];
-            run_stage("clang (empty device-link object)", &cmd, o)
+            let scratch = Scratch::new(o.keep)?;
+            let mut objects = Vec::new();
+            for (n, (input, k)) in kinds.iter().enumerate() {
+                if *k == Kind::Object {
+                    objects.push(input.to_string());
+                    continue;
+                }
+                let obj = scratch.dir.join(format!("{n}-{}.o", stem(input)));
+                compile_one(input, *k, Some(&obj))?;
+                objects.push(s(&obj));
+            }
+            if !objects.iter().any(|p| has_offload_section(p)) {
+                note(&format!(
+                    "warning: -dlink: no input holds relocatable device code (-dc, -rdc=true); \
+                     {out} is an empty object"
+                ));
+                let cmd = vec![
+                    s(&t.clang_c),
+                    "-x".into(),
+                    "c".into(),
+                    "-c".into(),
+                    "/dev/null".into(),
+                    "-o".into(),
+                    out,
+                ];
+                return run_stage("clang (empty device-link object)", &cmd, o);
+            }
+            let root = toolchain::project_root();
+            let wrapper =
+                toolchain::llvm_tool("clang-linker-wrapper", &root).map_err(Failure::usage)?;
+            let me = std::env::current_exe().map_err(|e| Failure::usage(e.to_string()))?;
+            let cmd = dlink(&t, o, &wrapper, &me, &objects, &out);
+            cuda_bin_on_path(&t.cuda);
+            std::env::set_var(DLINK_CAPTURE, &out);
+            let done = run_stage("clang-linker-wrapper (device link)", &cmd, o);
+            std::env::remove_var(DLINK_CAPTURE);
+            done
         }
         Phase::Link | Phase::Lib => {
             let scratch = Scratch::new(o.keep)?;
             let mut objects = Vec::new();
             let mut rdc = o.rdc;
+            let mut dlinked = false;
             for (n, (input, k)) in kinds.iter().enumerate() {
                 if *k == Kind::Object {
                     rdc |= has_offload_section(input);
+                    dlinked |= is_dlink_object(input);
                     objects.push(input.to_string());
                     continue;
                 }
@@ -457,15 +558,13 @@ pub fn run(o: &Options) -> Result<()> {
                 return run_stage("llvm-ar (static library)", &cmd, o);
             }
             let out = o.output.clone().unwrap_or_else(|| "a.out".into());
+            if dlinked {
+                // An object of nvopt-cc -dlink registers the device code of the -dc objects
+                // already (nvcc's -dlink flow): a plain host link.
+                rdc = false;
+            }
             if rdc {
-                // clang's offload linker runs nvlink, which it looks for on PATH.
-                let bin = t.cuda.join("bin");
-                let path = std::env::var_os("PATH").unwrap_or_default();
-                let mut dirs = vec![bin];
-                dirs.extend(std::env::split_paths(&path));
-                if let Ok(joined) = std::env::join_paths(dirs) {
-                    std::env::set_var("PATH", joined);
-                }
+                cuda_bin_on_path(&t.cuda);
             }
             run_stage("clang++ (link)", &link(&t, o, &objects, rdc, &out), o)
         }
@@ -492,6 +591,7 @@ mod tests {
             gpus: program_options::gpus(o).unwrap(),
             ptx: 80,
             math: o.math.resolve(),
+            compat: None,
         }
     }
 
@@ -534,7 +634,8 @@ mod tests {
         assert_eq!(
             c,
             "/b/clang++ -x cuda --cuda-path=/cuda -Wno-unknown-cuda-version --cuda-gpu-arch=sm_90 \
-             --cuda-include-ptx=sm_90 --cuda-feature=+ptx80 -O3 -fpass-plugin=/p/libnvopt.so \
+             --cuda-include-ptx=sm_90 --cuda-feature=+ptx80 -Wno-register -Wno-c++11-narrowing \
+             -O3 -fpass-plugin=/p/libnvopt.so \
              -mllvm -nv-pipeline=O3 -mllvm -nvvm-reflect-add=__CUDA_FTZ=0 \
              -mllvm -nvvm-reflect-add=__CUDA_PREC_DIV=1 -mllvm -nvvm-reflect-add=__CUDA_PREC_SQRT=1 \
              -c a.cu -o a.o"
@@ -544,6 +645,35 @@ mod tests {
         let c = shell_join(&cuda_compile(&tools(&o, false), &o, "a.cu", None));
         assert!(!c.contains("plugin") && !c.contains("nv-pipeline"), "{c}");
         assert!(c.contains("-Xarch_device -O3"), "{c}");
+    }
+
+    #[test]
+    fn dlink_runs_the_offload_wrapper_with_nvopt_cc_as_its_linker() {
+        let o = opts(&["-dlink", "a.o", "b.o", "-o", "d.o"]);
+        let objs = ["a.o".to_string(), "b.o".to_string()];
+        let c = shell_join(&dlink(
+            &tools(&o, true),
+            &o,
+            Path::new("/b/clang-linker-wrapper"),
+            Path::new("/i/nvopt-cc"),
+            &objs,
+            "d.o",
+        ));
+        assert_eq!(
+            c,
+            "/b/clang-linker-wrapper --host-triple=x86_64-pc-linux-gnu --cuda-path=/cuda \
+             --linker-path=/i/nvopt-cc -o d.o a.o b.o"
+        );
+        let dir = std::env::temp_dir().join(format!("nvopt-cc-dlink-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wrapped = dir.join("d.o.cuda.image.wrapper-1a2b3c.o");
+        std::fs::write(&wrapped, b"object").unwrap();
+        let out = dir.join("d.o");
+        let args = ["-o".to_string(), "d.o".into(), s(&wrapped), "a.o".into(), "b.o".into()];
+        capture_dlink(&args, &out).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"object");
+        assert!(capture_dlink(&args[3..], &out).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
