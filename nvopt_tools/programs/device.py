@@ -298,18 +298,27 @@ def run_round(runner, manifest, rnd, reserve):
     return rows
 
 
-def sanitize(runner, manifest, sanitizer, box, log):
+def sanitize(runner, manifest, sanitizer, box, log, runs=()):
+    """memcheck over every nvopt build within box seconds: the programs whose nvopt runs were
+    fastest first (so that a few slow ones do not use up the box), each allowed 50 times its
+    run time (at least 20 s) or what is left."""
     rows = []
     end = time.time() + box
-    for prog in manifest["programs"]:
+    secs_of = {}
+    for r in runs:
+        if r.get("build") == "nvopt" and isinstance(r.get("seconds"), float):
+            secs_of[r["program"]] = max(secs_of.get(r["program"], 0.0), r["seconds"])
+    progs = sorted(manifest["programs"], key=lambda p: secs_of.get(p["name"], 1e9))
+    for prog in progs:
         left = min(end - time.time(), runner.left() - 10)
         if left < 5:
             rows.append({"program": prog["name"], "status": "not run (time)"})
             continue
+        cap = max(20.0, 50 * secs_of.get(prog["name"], prog.get("timeout", 30)))
         rc, text, secs, _ = runner.run(
-            prog, "nvopt", "memcheck", timed=False, timeout=min(left, 20 * prog.get(
-                "timeout", 30)), wrapper=[sanitizer, "--tool", "memcheck", "--error-exitcode",
-                                          "86", "--print-limit", "10"])
+            prog, "nvopt", "memcheck", timed=False, timeout=min(left, cap),
+            wrapper=[sanitizer, "--tool", "memcheck", "--error-exitcode", "86",
+                     "--print-limit", "10"])
         m = re.search(r"ERROR SUMMARY: (\d+) error", text)
         errors = int(m.group(1)) if m else None
         if rc == "timeout":
@@ -615,11 +624,11 @@ def main(argv=None):
             box = min(a.sanitizer_budget, runner.left() - 20)
             if box > 10:
                 log(f"memcheck over the nvopt builds ({box:.0f} s at most)")
-                san = sanitize(runner, manifest, sanitizer, box, log)
+                san = sanitize(runner, manifest, sanitizer, box, log, runs)
                 write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
     if sanitizer and not san and runner.left() > 15:
         san = sanitize(runner, manifest, sanitizer, min(a.sanitizer_budget,
-                                                         runner.left() - 10), log)
+                                                         runner.left() - 10), log, runs)
         write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
     summary = report(manifest, out, out, runs, san if sanitizer else None)
     text = summary_text(summary)
