@@ -78,7 +78,14 @@ if [ -d "$cu/lib" ]; then
   done
   ln -s lib64 "$tmp/lib"
 fi
-listing() { (cd "$1" && find . -printf '%p %l\n' | sort); }
+# Each entry with its link's final target: a layout made from another checkout whose build/ is
+# this one (a worktree with build -> here) names the same files by another path.
+listing() {
+  (cd "$1" && find . -printf '%p %l\n' | sort | while read -r p l; do
+    case "$l" in /*) l="$(readlink -f "$p")" ;; esac
+    printf '%s %s\n' "$p" "$l"
+  done)
+}
 if [ -d "$out" ] && [ "$(listing "$out")" = "$(listing "$tmp")" ]; then
   rm -rf "$tmp"
 else
