@@ -1,5 +1,6 @@
 //! Build script: finds LLVM 22 (LLVM_CONFIG, else llvm-config-22, else Debian's path),
-//! compiles the C++17 shim in src/shim with `cc`, and links libLLVM dynamically
+//! compiles the C++17 shim with `cc` (every `.cpp` under src/: the shared files in src/shim and
+//! each pass's adapter beside its Rust), and links libLLVM dynamically
 //! (docs/ARCHITECTURE.md, "Platform facts": opt/llc/clang share libLLVM.so.22.1).
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -40,9 +41,30 @@ fn find_llvm_config() -> PathBuf {
     panic!("\n\nerror: LLVM {REQUIRED_MAJOR} not found. {INSTALL_HINT}\n");
 }
 
+/// The C++ sources and headers under `dir` (src/bin, the driver, has none), sorted.
+fn cpp_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            out.extend(cpp_sources(&path));
+        } else if path.extension().is_some_and(|e| e == "cpp" || e == "h") {
+            out.push(path);
+        }
+    }
+    out
+}
+
 fn main() {
     println!("cargo:rerun-if-env-changed=LLVM_CONFIG");
-    println!("cargo:rerun-if-changed=src/shim");
+    let sources = cpp_sources(Path::new("src"));
+    for path in &sources {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
     let cfg = find_llvm_config();
     let includedir = query(&cfg, "--includedir").expect("llvm-config --includedir");
     let libdir = query(&cfg, "--libdir").expect("llvm-config --libdir");
@@ -53,6 +75,7 @@ fn main() {
         .cpp(true)
         .std("c++17")
         .include(&includedir)
+        .include("src/shim")
         .flag("-fno-exceptions")
         .flag("-fno-rtti")
         .flag("-fPIC")
@@ -63,11 +86,8 @@ fn main() {
         .define("__STDC_LIMIT_MACROS", None)
         .define("NVOPT_LLVM_VERSION", Some(format!("\"{version}\"").as_str()))
         .link_lib_modifier("+whole-archive");
-    for entry in std::fs::read_dir("src/shim").expect("src/shim") {
-        let path = entry.expect("dir entry").path();
-        if path.extension().is_some_and(|e| e == "cpp") {
-            build.file(&path);
-        }
+    for path in sources.iter().filter(|p| p.extension().is_some_and(|e| e == "cpp")) {
+        build.file(path);
     }
     build.compile("nvoptshim");
 
