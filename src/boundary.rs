@@ -4,7 +4,7 @@
 //! field offset, so the shim does not compile when its layout differs from Rust's, and the test
 //! below fails when Rust's layout changes without the header being regenerated
 //! (`NVOPT_UPDATE_BOUNDARY=1 cargo test --release boundary`). The node kinds of the SCEV
-//! encoding ([`crate::scev_node::kind`]) are checked the same way.
+//! encoding ([`crate::analysis::scev_node::kind`]) are checked the same way.
 #[cfg(test)]
 mod tests {
     use std::mem::{offset_of, size_of};
@@ -24,37 +24,37 @@ mod tests {
     }
 
     fn layouts() -> Vec<Layout> {
-        use crate::scev_sources::ffi as ss;
+        use crate::analysis::scev_sources::ffi as ss;
         vec![
             layout!(crate::ffi::NvStr, "NvStr", [ptr => "Ptr", len => "Len"]),
-            layout!(crate::scev_node::ScevNode, "NvScevNode", [
+            layout!(crate::analysis::scev_node::ScevNode, "NvScevNode", [
                 kind => "Kind", arity => "Arity", bits => "Bits", flags => "Flags",
                 value => "Value", ty => "Ty", umax => "UMax",
             ]),
-            layout!(crate::search_budgets::SearchBudgets, "NvSearchBudgets", [
+            layout!(crate::analysis::search_budgets::SearchBudgets, "NvSearchBudgets", [
                 access_scev_max_depth => "AccessScevMaxDepth",
                 sources_max_operand_depth => "SourcesMaxOperandDepth",
                 sreg_max_term_nodes => "SregMaxTermNodes",
             ]),
-            layout!(crate::ir::facts::RemarkArg, "NvRemarkArg", [key => "Key", value => "Value"]),
-            layout!(crate::addr::scev::NvPair, "NvPair", [
+            layout!(crate::analysis::ir::facts::RemarkArg, "NvRemarkArg", [key => "Key", value => "Value"]),
+            layout!(crate::llc::addr::scev::NvPair, "NvPair", [
                 a => "A", b => "B", diff_nodes => "DiffNodes", invariant => "Invariant", diff => "Diff",
             ]),
-            layout!(crate::lsr_gate::CLoopFacts, "CLoopFacts", [
+            layout!(crate::llc::lsr_gate::CLoopFacts, "CLoopFacts", [
                 function => "Function", function_len => "FunctionLen", header => "Header",
                 header_len => "HeaderLen", level => "Level", trip_count_known => "TripCountKnown",
                 function_value => "Fn", header_block => "HeaderBlock", num_phis => "NumPhis",
                 loop_handle => "LoopHandle", trial => "Trial",
             ]),
-            layout!(crate::coalesce::ffi::RawWeight, "RawWeight", [
+            layout!(crate::machine::coalesce::ffi::RawWeight, "RawWeight", [
                 instrs => "Instrs", uses => "Uses", spill => "Spill",
             ]),
-            layout!(crate::coalesce::ffi::RawFacts, "RawFacts", [
+            layout!(crate::machine::coalesce::ffi::RawFacts, "RawFacts", [
                 dst => "Dst", src => "Src", width => "Width", flags => "Flags", src_def => "SrcDef",
                 src_def_addrspace => "SrcDefAddrSpace", dst_stored_to => "DstStoredTo",
                 freq => "Freq", dst_weight => "DstWeight", src_weight => "SrcWeight",
             ]),
-            layout!(crate::scev::ffi::RawNode, "RawNode", [
+            layout!(crate::analysis::scev::ffi::RawNode, "RawNode", [
                 kind => "Kind", loop_depth => "LoopDepth", num_operands => "NumOperands",
             ]),
             layout!(ss::NvBounds, "NvBounds", [umin => "UMin", umax => "UMax", smin => "SMin", smax => "SMax"]),
@@ -75,7 +75,7 @@ mod tests {
     }
 
     fn kinds() -> Vec<(&'static str, u32)> {
-        use crate::scev_node::kind::*;
+        use crate::analysis::scev_node::kind::*;
         vec![
             ("KConst", CONST),
             ("KUnknown", UNKNOWN),

@@ -30,9 +30,6 @@ pub mod llc;
 
 pub mod machine;
 
-// The modules' former flat paths, kept while the code moves (removed in the next commit).
-pub use analysis::{gpu, ir, pressure, scev, scev_node, scev_sources, search_budgets};
-pub use llc::{addr, cssa, ext_reuse, iv_rewrite, lsr_gate, remat};
 pub use machine::{coalesce, param_opt, pre_sink, pred_remat, sreg_order};
 pub use opt::{
     array_alignment, asm_convergence, const_pointers, dbe, fold_const_calls, inline_policy,
@@ -80,13 +77,13 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 extern "C" fn on_load() {
     if host::check_once() {
         knobs::register();
-        coalesce::ffi::register();
-        cssa::adapter::register();
-        remat::adapter::register();
-        param_opt::adapter::register();
-        pre_sink::adapter::register();
-        pred_remat::adapter::register();
-        sreg_order::adapter::register();
+        machine::coalesce::ffi::register();
+        llc::cssa::adapter::register();
+        llc::remat::adapter::register();
+        machine::param_opt::adapter::register();
+        machine::pre_sink::adapter::register();
+        machine::pred_remat::adapter::register();
+        machine::sreg_order::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();

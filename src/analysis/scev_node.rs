@@ -1,9 +1,9 @@
 //! The one encoding in which SCEV expressions cross the boundary with the C++ shim (LLVM's C API
 //! has no ScalarEvolution, so the shim walks the expressions and Rust reads them): a preorder
 //! array of [`ScevNode`]s, each followed by its `arity` operands. The address passes
-//! (src/addr/expr.rs) read every field and send expressions back to be built; nv-scev-sources and
+//! (src/llc/addr/expr.rs) read every field and send expressions back to be built; nv-scev-sources and
 //! `print<nv-scev>` read the special-register terms of an induction's start and step
-//! (src/scev_sources/ffi.rs `decode_terms`). The layout is mirrored by `NvScevNode` in
+//! (src/analysis/scev_sources/ffi.rs `decode_terms`). The layout is mirrored by `NvScevNode` in
 //! src/shim/boundary.h and checked by the boundary test (src/boundary.rs).
 
 /// Node kinds (`NvScevKind` in src/shim/boundary.h, same order).
@@ -11,7 +11,7 @@ pub mod kind {
     /// An integer constant of at most 64 bits (`value`, sign-extended).
     pub const CONST: u32 = 0;
     /// A leaf (argument, instruction, global); `value` is its special-register code
-    /// ([`crate::gpu::Sreg::code`]) or -1.
+    /// ([`crate::analysis::gpu::Sreg::code`]) or -1.
     pub const UNKNOWN: u32 = 1;
     pub const ADD: u32 = 2;
     pub const MUL: u32 = 3;

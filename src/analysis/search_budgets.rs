@@ -4,11 +4,11 @@
 //! still done in C++ reach the shim once, through [`nvopt_search_budgets`], in the mirror struct
 //! of src/shim/search_budgets.h; an adapter written in Rust uses its constant directly.
 
-/// nv-cssa (Rust adapter, src/cssa/adapter.rs): immediate dominators of a PHI operand's incoming
+/// nv-cssa (Rust adapter, src/llc/cssa/adapter.rs): immediate dominators of a PHI operand's incoming
 /// block searched for an `icmp eq`/`icmp ne` branch edge that proves the operand equal to another
 /// value.
 pub const CSSA_MAX_DOMINATOR_DEPTH: u32 = 16;
-/// IV-start widening (Rust, src/addr/widen.rs): operations under an IV start rebuilt in 64
+/// IV-start widening (Rust, src/llc/addr/widen.rs): operations under an IV start rebuilt in 64
 /// bits; a deeper value is sign-extended whole, which is always exact.
 pub const WIDEN_MAX_DEPTH: u32 = 32;
 /// Address SCEV: operations walked from a load's or store's address (memoized) before nv-scev's
@@ -16,19 +16,19 @@ pub const WIDEN_MAX_DEPTH: u32 = 32;
 pub const ACCESS_SCEV_MAX_DEPTH: u32 = 256;
 /// nv-scev-sources: operand depth of the no-wrap proof's walk under an IV increment.
 pub const SOURCES_MAX_OPERAND_DEPTH: u32 = 8;
-/// nv-local-array-unroll (Rust, src/local_array_unroll/adapter.rs): operations walked under a
+/// nv-local-array-unroll (Rust, src/opt/local_array_unroll/adapter.rs): operations walked under a
 /// private array's index to find the loops whose unrolling makes it constant; a deeper index
 /// counts as one no unrolling makes constant (the array is left as it is).
 pub const LOCAL_ARRAY_INDEX_MAX_DEPTH: u32 = 32;
-/// nv-texture-unroll-guard (Rust, src/texture_unroll_guard/adapter.rs): operations walked under
+/// nv-texture-unroll-guard (Rust, src/opt/texture_unroll_guard/adapter.rs): operations walked under
 /// a texture fetch's operand to decide whether it is the same on every iteration of the
 /// enclosing loop; a deeper operand counts as one that is not (the loop is left to ptxas).
 pub const TEXTURE_GUARD_MAX_DEPTH: u32 = 32;
-/// nv-pressure-unroll-guard (Rust, src/pressure_unroll_guard/adapter.rs): operations walked under
+/// nv-pressure-unroll-guard (Rust, src/opt/pressure_unroll_guard/adapter.rs): operations walked under
 /// a value a loop carries to decide whether ptxas can recompute it from kernel parameters and
 /// special registers; a deeper value counts as one it cannot (it stays in the carried count).
 pub const PRESSURE_GUARD_MAX_DEPTH: u32 = 16;
-/// nv-const-pointers (Rust, src/const_pointers.rs): getelementptr, bitcast and addrspacecast
+/// nv-const-pointers (Rust, src/opt/const_pointers.rs): getelementptr, bitcast and addrspacecast
 /// steps walked back from a load's address to find a constant-space variable; a longer chain
 /// counts as one that does not end there (the loaded pointer stays generic).
 pub const CONST_POINTER_CHAIN_MAX_DEPTH: u32 = 16;

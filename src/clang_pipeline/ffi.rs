@@ -1,4 +1,4 @@
-//! The boundary between the `-nv-pipeline` adapter (src/shim/clang_pipeline.cpp) and its
+//! The boundary between the `-nv-pipeline` adapter (src/clang_pipeline/clang_pipeline.cpp) and its
 //! decisions (src/clang_pipeline/mod.rs): registration of the option, the check of its value,
 //! whether a module's optimizer is replaced and by which element, and the codegen level.
 //! Marshalling only.

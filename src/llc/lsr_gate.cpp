@@ -6,7 +6,7 @@
 // pass after `canon-freeze`, i.e. right before `loop-reduce` in the same loop pass manager, so
 // for each loop this pass runs and then LSR runs. Here the facts of the loop are collected
 // (loop level, whether SCEV computes its backedge-taken count, the function and header block,
-// whose register pressure Rust's estimator reads, src/pressure) and Rust (src/lsr_gate.rs)
+// whose register pressure Rust's estimator reads, src/analysis/pressure) and Rust (src/llc/lsr_gate.rs)
 // decides. A loop Rust rejects is vetoed through
 // the context's OptPassGate, the hook LoopPass::skipLoop consults (LSR's runOnLoop starts with
 // skipLoop): the gate answers "no" to the next LSR query and hands every other query to the
@@ -59,7 +59,7 @@ struct OnlyOneLoopLSR : PassInfoMixin<OnlyOneLoopLSR> {
 
 } // namespace
 
-// The trial fact of the LSR gate (Rust asks for it, src/lsr_gate.rs): a copy of the loop's
+// The trial fact of the LSR gate (Rust asks for it, src/llc/lsr_gate.rs): a copy of the loop's
 // function in which llc's stock LSR has rewritten the copy of the loop. Writes up to Cap of the
 // copied loop's blocks to Blocks and their number to *N; the caller measures the copy and
 // hands it to nvopt_lsr_trial_drop. No decisions here.

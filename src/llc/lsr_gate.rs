@@ -19,7 +19,7 @@
 //! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`), or
 //! - (`nv-lsr-trial`, nvopt's own gate, checked last) LSR would push the loop over the
 //!   function's register target: the adapter copies the function, runs llc's stock LSR on the
-//!   copy of this loop only, and hands the copy over; the loop's peak pressure (src/pressure)
+//!   copy of this loop only, and hands the copy over; the loop's peak pressure (src/analysis/pressure)
 //!   before and in the copy is compared with the target (launch bounds, `-nv-maxreg`, else 64).
 //!   LSR is skipped when the copy's peak exceeds the target and grew by at least
 //!   `nv-lsr-trial-growth` percent of the target (default 25). The copy is then deleted.
@@ -61,7 +61,7 @@
 //! Why: on the bench's pathological kernel (168 i32 induction variables in one loop) upstream LSR
 //! rewrites every IV into an i64 byte offset, doubling the registers the loop carries; ptxas then
 //! spills (255 registers, 3288 spill bytes) where the same IR without LSR needs 254 registers
-//! and no spills (bench/RESULTS.md "LSR gates"). The C++ adapter (src/shim/lsr_gate.cpp)
+//! and no spills (bench/RESULTS.md "LSR gates"). The C++ adapter (src/llc/lsr_gate.cpp)
 //! collects the facts of each loop just before llc's LSR reaches it; this module decides,
 //! counts (`-nv-stats`) and logs (`-nv-log-level=4`).
 //!
@@ -75,7 +75,7 @@
 //! The binary's exact formulas are unknown (docs/CICC-FACTS.md "NVIDIA LSR knobs" gives only names and defaults), so
 //! two meanings are chosen here and said so:
 //! - register pressure = 32-bit registers carried around the loop: what nvopt's one estimator
-//!   (src/pressure) finds live on entry to the loop header, its PHIs included (ceil(bits / 32)
+//!   (src/analysis/pressure) finds live on entry to the loop header, its PHIs included (ceil(bits / 32)
 //!   each; predicates live in their own register file and count 0), so values live through the
 //!   loop count whether or not the loop reads them;
 //! - loop level counts from the innermost loop (1 = a loop without subloops); with
@@ -93,9 +93,9 @@ pub struct LoopFacts {
     /// Whether ScalarEvolution computes the backedge-taken count.
     pub trip_count_known: bool,
     /// 32-bit registers carried around the loop: live into its header, its PHIs included
-    /// (src/pressure).
+    /// (src/analysis/pressure).
     pub pressure: u32,
-    /// The function's register target (src/pressure/target.rs: launch bounds, `-nv-maxreg`,
+    /// The function's register target (src/analysis/pressure/target.rs: launch bounds, `-nv-maxreg`,
     /// else 64).
     pub target: u32,
 }
@@ -159,7 +159,7 @@ impl Decision {
 /// of spills at 128 registers; with LSR none, as nvcc). Targets at or below the default keep
 /// `lsr-rp-limit` as it is.
 pub fn rp_limit(g: &Gates, target: u32) -> u32 {
-    let default = crate::pressure::target::DEFAULT_TARGET;
+    let default = crate::analysis::pressure::target::DEFAULT_TARGET;
     if g.rp_limit_scales && target > default {
         (g.rp_limit as u64 * target as u64 / default as u64) as u32
     } else {
@@ -181,7 +181,7 @@ pub fn decide(f: &LoopFacts, g: &Gates) -> Decision {
 }
 
 /// The register pressure of a loop before and after a trial LSR on a copy of it, and the
-/// function's register target (src/pressure/target.rs).
+/// function's register target (src/analysis/pressure/target.rs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Trial {
     pub before: u32,
@@ -227,10 +227,10 @@ extern "C" {
     fn nvopt_lsr_trial_drop(clone: LLVMValueRef);
 }
 
-/// The most registers live at once in the blocks `in_loop` accepts (src/pressure).
+/// The most registers live at once in the blocks `in_loop` accepts (src/analysis/pressure).
 unsafe fn peak(f: LLVMValueRef, in_loop: impl Fn(LLVMBasicBlockRef) -> bool) -> u32 {
-    let numbered = crate::pressure::ir::graph(crate::ir::function(f));
-    let est = crate::pressure::estimate(&numbered.graph);
+    let numbered = crate::analysis::pressure::ir::graph(crate::analysis::ir::function(f));
+    let est = crate::analysis::pressure::estimate(&numbered.graph);
     est.max_in((0..numbered.blocks.len()).filter(|&b| in_loop(numbered.blocks[b])))
 }
 
@@ -246,10 +246,10 @@ pub const TRIAL_MIN_PRESSURE_PCT: u64 = 50;
 /// # Safety
 /// as [`nvopt_lsr_gate_allows`].
 unsafe fn trial_start(c: &CLoopFacts) -> Result<(u32, u32), (u32, u32)> {
-    let l = crate::ir::loops::Loop::from_raw(c.loop_handle);
+    let l = crate::analysis::ir::loops::Loop::from_raw(c.loop_handle);
     let before = peak(c.function_value, |b| l.contains(b));
-    let target = crate::pressure::target::for_function(
-        crate::ir::function(c.function_value),
+    let target = crate::analysis::pressure::target::for_function(
+        crate::analysis::ir::function(c.function_value),
         &Knobs::current(),
     )
     .regs;
@@ -285,16 +285,19 @@ unsafe fn read(c: &CLoopFacts) -> LoopFacts {
     LoopFacts {
         level: c.level,
         trip_count_known: c.trip_count_known,
-        pressure: crate::pressure::carried(crate::ir::function(c.function_value), c.header_block),
-        target: crate::pressure::target::for_function(
-            crate::ir::function(c.function_value),
+        pressure: crate::analysis::pressure::carried(
+            crate::analysis::ir::function(c.function_value),
+            c.header_block,
+        ),
+        target: crate::analysis::pressure::target::for_function(
+            crate::analysis::ir::function(c.function_value),
             &Knobs::current(),
         )
         .regs,
     }
 }
 
-/// Called by src/shim/lsr_gate.cpp for each loop just before llc's LSR; returns true when LSR
+/// Called by src/llc/lsr_gate.cpp for each loop just before llc's LSR; returns true when LSR
 /// may run on it.
 ///
 /// # Safety

@@ -44,7 +44,7 @@
 //! Knob: `nv-disable-asm-convergence` (skip the slot). Counters under `-nv-stats`; a remark per
 //! call whose mark goes (`-pass-remarks=nv-asm-convergence`) and per call that keeps it, with
 //! the opcode that keeps it (`-pass-remarks-missed=nv-asm-convergence`).
-use crate::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts::{self, RemarkArg};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 use llvm_sys::LLVMAttributeFunctionIndex;
@@ -189,8 +189,8 @@ pub fn classify(asm: &str) -> Verdict {
 
 /// The inline-asm calls of a module that carry `convergent` on the call site: (call, asm text).
 fn marked_asm_calls(m: LLVMModuleRef, kind: u32) -> Vec<(LLVMValueRef, String)> {
-    let fns = crate::ir::module_functions(m);
-    let calls = fns.into_iter().flat_map(crate::ir::function_raw_instructions);
+    let fns = crate::analysis::ir::module_functions(m);
+    let calls = fns.into_iter().flat_map(crate::analysis::ir::function_raw_instructions);
     // SAFETY: live instructions of a live module, only read.
     calls.filter_map(|i| unsafe { marked_asm(i, kind) }.map(|text| (i, text))).collect()
 }
@@ -262,7 +262,7 @@ fn remark(call: LLVMValueRef, verdict: &Verdict) {
 /// `m` is a live module that no one else changes during the call.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_asm_convergence_run(m: LLVMModuleRef) -> bool {
-    let kind = crate::ir::attribute_kind(c"convergent");
+    let kind = crate::analysis::ir::attribute_kind(c"convergent");
     let mut changed = false;
     for (call, text) in marked_asm_calls(m, kind) {
         let verdict = classify(&text);

@@ -1,4 +1,4 @@
-// The pass plumbing of nv-const-pointers (the pass is src/const_pointers.rs, in Rust): a new-PM
+// The pass plumbing of nv-const-pointers (the pass is src/opt/const_pointers.rs, in Rust): a new-PM
 // function pass for opt -passes=nv-const-pointers and the nvopt pipelines' nv:memory-space-opt
 // slot. No decisions here.
 #include "llvm-c/Types.h"

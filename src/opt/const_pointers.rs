@@ -31,9 +31,9 @@
 //!
 //! Refused: modules other than NVPTX. Knob: `nv-disable-const-pointers`. Counters under
 //! `-nv-stats`; a remark per marked load (`-pass-remarks=nv-const-pointers`).
-use crate::gpu::addrspace;
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::{self};
+use crate::analysis::gpu::addrspace;
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::{self};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;
@@ -55,7 +55,7 @@ fn is_address_step(op: LLVMOpcode) -> bool {
 /// # Safety
 /// `ptr` is a live value.
 unsafe fn based_on_constant(mut ptr: LLVMValueRef) -> bool {
-    for _ in 0..crate::search_budgets::CONST_POINTER_CHAIN_MAX_DEPTH {
+    for _ in 0..crate::analysis::search_budgets::CONST_POINTER_CHAIN_MAX_DEPTH {
         if !LLVMIsAGlobalVariable(ptr).is_null() {
             return LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == addrspace::CONST;
         }
@@ -93,7 +93,7 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> u64 {
                 here += u64::from(ir::mark_global(f, b, p));
             }
             if here > 0 && remarks.enabled() {
-                let text = crate::ir::facts::operand_text(ld);
+                let text = crate::analysis::ir::facts::operand_text(ld);
                 remarks.emit(
                     c"nv-const-pointers",
                     c"Global",
@@ -113,7 +113,7 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> u64 {
 }
 
 /// Runs `nv-const-pointers` on one function (called by the pass plumbing in
-/// src/shim/const_pointers.cpp); whether it changed the IR.
+/// src/opt/const_pointers.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `f` is a live function definition and `ore` its `llvm::OptimizationRemarkEmitter`.

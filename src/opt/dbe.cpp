@@ -1,4 +1,4 @@
-// The pass plumbing of nv-dbe (dead barrier elimination; the pass is src/dbe.rs, in Rust): a
+// The pass plumbing of nv-dbe (dead barrier elimination; the pass is src/opt/dbe.rs, in Rust): a
 // new-PM function pass for opt -passes=nv-dbe and the nvopt pipelines' nv:dbe slot. No decisions
 // here.
 #include "llvm-c/Types.h"

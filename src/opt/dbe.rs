@@ -43,9 +43,9 @@
 //! Knobs: `nv-dbe` (default on: the pass in its slot, which runs where `nv-feature-flags` bit 1
 //! is set: O3 by default), `nv-dbe-dataflow` (default on; off keeps only cicc's basic form: a
 //! barrier goes only when one of its two regions has no memory access at all).
-use crate::gpu::{addrspace, PTX_KERNEL_CC};
-use crate::ir::facts::{self, RemarkArg, Remarks};
-use crate::ir::{self};
+use crate::analysis::gpu::{addrspace, PTX_KERNEL_CC};
+use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
+use crate::analysis::ir::{self};
 use crate::knobs::Knobs;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{FunctionValue, InstructionOpcode, InstructionValue};
@@ -236,7 +236,7 @@ fn counter(v: Verdict) -> &'static str {
     }
 }
 
-/// Runs `nv-dbe` on one function (called by the pass plumbing in src/shim/dbe.cpp); whether it
+/// Runs `nv-dbe` on one function (called by the pass plumbing in src/opt/dbe.cpp); whether it
 /// changed the IR.
 ///
 /// # Safety

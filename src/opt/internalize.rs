@@ -52,9 +52,9 @@
 //! compiled for separate linking. Counters under `-nv-stats`; a remark for each function
 //! internalized and each datum deleted under `-pass-remarks=nv-internalize`, and for each
 //! device function kept visible, with the reason, under `-pass-remarks-missed=nv-internalize`.
-use crate::gpu::PTX_KERNEL_CC;
-use crate::ir::facts::{self, RemarkArg};
-use crate::ir::name;
+use crate::analysis::gpu::PTX_KERNEL_CC;
+use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::name;
 use crate::knobs::Knobs;
 use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
 use llvm_sys::core::*;
@@ -202,7 +202,7 @@ pub fn plan(symbols: &[Symbol]) -> Vec<Decision> {
 
 /// Every function and global variable of a module, in module order.
 fn globals(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let mut out = crate::ir::module_functions(m);
+    let mut out = crate::analysis::ir::module_functions(m);
     // SAFETY: a live module; its global list is walked before anything is changed.
     unsafe {
         let mut g = LLVMGetFirstGlobal(m);

@@ -1,4 +1,4 @@
-// The pass plumbing of nv-lower-struct-args (the pass is src/lower_struct_args.rs, in Rust): a
+// The pass plumbing of nv-lower-struct-args (the pass is src/opt/lower_struct_args.rs, in Rust): a
 // new-PM function pass for opt -passes=nv-lower-struct-args and the nvopt pipelines'
 // nv:lower-struct-args slot. No decisions here.
 #include "llvm-c/Types.h"

@@ -47,9 +47,9 @@
 //! `nv-disable-lower-args` (skip the slot). Counters under `-nv-stats`; a remark per copied
 //! parameter (`-pass-remarks=nv-lower-struct-args`) and per parameter left to llc, with the
 //! reason (`-pass-remarks-missed=nv-lower-struct-args`).
-use crate::gpu::{addrspace, PTX_KERNEL_CC};
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::{self};
+use crate::analysis::gpu::{addrspace, PTX_KERNEL_CC};
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::{self};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBuilderRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout, LLVMPreferredAlignmentOfType};
@@ -371,7 +371,7 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> bool {
 }
 
 /// Runs `nv-lower-struct-args` on one function (called by the pass plumbing in
-/// src/shim/lower_struct_args.cpp); whether it changed the IR.
+/// src/opt/lower_struct_args.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `f` is a live function definition and `ore` its `llvm::OptimizationRemarkEmitter`.

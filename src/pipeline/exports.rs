@@ -1,4 +1,4 @@
-//! The pipeline's exports for the shim (src/shim/passbuilder.cpp): building the text of one
+//! The pipeline's exports for the shim (src/pipeline/passbuilder.cpp): building the text of one
 //! `nvopt<LEVEL>` pipeline element, and freeing it. Marshalling only.
 use crate::ffi::{pass_known, slice};
 use std::ffi::{c_char, c_void, CString};

@@ -1,5 +1,5 @@
 // The search budgets of the walks the C++ adapters still do, named and set in Rust
-// (src/search_budgets.rs); the field order mirrors Rust's `SearchBudgets`. Adapter only.
+// (src/analysis/search_budgets.rs); the field order mirrors Rust's `SearchBudgets`. Adapter only.
 #pragma once
 #include "boundary.h"
 

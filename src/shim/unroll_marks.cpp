@@ -1,8 +1,8 @@
 // The pass plumbing of the passes that decide loop unrolling by marking `llvm.loop` metadata
-// (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll),
-// nv-shuffle-loop-unroll (src/shuffle_loop_unroll) and nv-stride-loop-unroll
-// (src/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
-// (src/texture_unroll_guard) and nv-pressure-unroll-guard (src/pressure_unroll_guard) for
+// (the decisions are in Rust): nv-local-array-unroll (src/opt/local_array_unroll),
+// nv-shuffle-loop-unroll (src/opt/shuffle_loop_unroll) and nv-stride-loop-unroll
+// (src/opt/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
+// (src/opt/texture_unroll_guard) and nv-pressure-unroll-guard (src/opt/pressure_unroll_guard) for
 // ptxas's unroller, after the last. Each is a new-PM function
 // pass that hands Rust the function with its LoopInfo, ScalarEvolution and
 // OptimizationRemarkEmitter (none of which LLVM's C API offers); Rust says whether it changed

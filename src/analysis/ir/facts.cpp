@@ -1,5 +1,5 @@
 // Generic IR facts, edits and analysis queries that LLVM's C API (llvm-c) lacks, for the passes
-// that read and rewrite IR in Rust (issue 14; Rust side: src/ir/facts.rs). Each export answers
+// that read and rewrite IR in Rust (issue 14; Rust side: src/analysis/ir/facts.rs). Each export answers
 // one question about a value, a block or an analysis the pass wrapper handed to Rust, or makes
 // one edit; none decides anything, and none is specific to one pass:
 //   - instruction facts: mayReadOrWriteMemory, mayHaveSideEffects, the opcode's name;

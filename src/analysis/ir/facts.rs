@@ -1,5 +1,5 @@
 //! The IR facts, edits and analysis queries that LLVM's C API lacks, from the generic exports of
-//! src/shim/ir_facts.cpp, wrapped for the passes written in Rust: instruction facts
+//! src/analysis/ir/facts.cpp, wrapped for the passes written in Rust: instruction facts
 //! (`mayReadOrWriteMemory`, `mayHaveSideEffects`, opcode name), a value's operand text, moving
 //! an instruction after another, the DominatorTree and the OptimizationRemarkEmitter that a C++
 //! pass wrapper obtained and passed on as opaque pointers (module passes, which have none, emit
@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 
 use crate::ffi::NvStr;
 
-/// One piece of a remark (layout mirrored by `NvRemarkArg` in src/shim/ir_facts.cpp): a plain
+/// One piece of a remark (layout mirrored by `NvRemarkArg` in src/analysis/ir/facts.cpp): a plain
 /// string when `key` is empty, else a named argument (`ore::NV(key, value)`).
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -227,7 +227,7 @@ impl<'a> Remarks<'a> {
         &self,
         pass: &CStr,
         name: &CStr,
-        l: crate::ir::loops::Loop,
+        l: crate::analysis::ir::loops::Loop,
         args: &[RemarkArg],
     ) {
         // SAFETY: a live emitter, a loop of its function, args alive for the call.
@@ -325,7 +325,7 @@ mod tests {
 
     #[test]
     fn remark_arg_layout_is_two_strings() {
-        // NvRemarkArg in src/shim/ir_facts.cpp: two NvStr { const char *, size_t }.
+        // NvRemarkArg in src/analysis/ir/facts.cpp: two NvStr { const char *, size_t }.
         assert_eq!(std::mem::size_of::<RemarkArg>(), 4 * std::mem::size_of::<usize>());
         assert_eq!(RemarkArg::text(b"x").key.len, 0);
     }

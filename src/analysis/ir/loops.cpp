@@ -1,4 +1,4 @@
-// LoopInfo for the passes written in Rust (src/ir/loops.rs): LLVM's C API has no loop analysis,
+// LoopInfo for the passes written in Rust (src/analysis/ir/loops.rs): LLVM's C API has no loop analysis,
 // so Rust asks the shim for a function's loops in preorder, a loop's header and whether a block
 // belongs to a loop, the innermost loop of a block, a loop's parent and the condition of its only exit; ScalarEvolution's constant
 // trip count and constant maximum trip count of a loop; and the loop's

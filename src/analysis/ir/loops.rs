@@ -1,10 +1,10 @@
 //! A function's loops (LLVM's LoopInfo, which the C API lacks), read through the shim
-//! (src/shim/loops.cpp): the loops in preorder, each one's header, parent, block membership
+//! (src/analysis/ir/loops.cpp): the loops in preorder, each one's header, parent, block membership
 //! and the condition of its only exit, ScalarEvolution's constant (and constant maximum) trip
 //! count, whether its trip count is computable and divides by a run-time value, the start and
 //! step of its exit-tested induction variable, whether the latch is its only exit, and the loop's `llvm.loop` properties (read, and one added on
 //! request, with or without an integer value).
-use crate::scev_node::ScevNode;
+use crate::analysis::scev_node::ScevNode;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use std::ffi::{c_void, CStr};
 

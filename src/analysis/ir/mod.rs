@@ -229,7 +229,7 @@ extern "C" {
     fn nvopt_ir_first_insertion_pt(bb: LLVMBasicBlockRef) -> LLVMValueRef;
 }
 
-/// Where code using an instruction's result can go (src/shim/ir_facts.cpp): the instruction to
+/// Where code using an instruction's result can go (src/analysis/ir/facts.cpp): the instruction to
 /// insert before, and whether the position is also before that instruction's debug records.
 /// `None` where no such place exists.
 pub fn insertion_point_after_def(i: LLVMValueRef) -> Option<(LLVMValueRef, bool)> {
@@ -279,7 +279,7 @@ pub unsafe fn mark_global(f: LLVMValueRef, b: LLVMBuilderRef, p: LLVMValueRef) -
     let users: Vec<_> = users(p).collect();
     let global_cast = |u: LLVMValueRef| {
         is(u, LLVMOpcode::LLVMAddrSpaceCast)
-            && LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == crate::gpu::addrspace::GLOBAL
+            && LLVMGetPointerAddressSpace(LLVMTypeOf(u)) == crate::analysis::gpu::addrspace::GLOBAL
     };
     if users.is_empty() || users.iter().all(|&u| global_cast(u)) {
         return false;
@@ -295,7 +295,7 @@ pub unsafe fn mark_global(f: LLVMValueRef, b: LLVMBuilderRef, p: LLVMValueRef) -
     let global = LLVMBuildAddrSpaceCast(
         b,
         p,
-        LLVMPointerTypeInContext(ctx, crate::gpu::addrspace::GLOBAL),
+        LLVMPointerTypeInContext(ctx, crate::analysis::gpu::addrspace::GLOBAL),
         c"".as_ptr(),
     );
     let generic = LLVMBuildAddrSpaceCast(b, global, LLVMTypeOf(p), c"".as_ptr());

@@ -3,7 +3,7 @@
 //! blocks and metadata are not (they are immediates or addresses, not registers). The value
 //! numbering is kept so callers can map liveness facts back to IR.
 use super::{Block, Graph, Inst, Phi, Units};
-use crate::ir;
+use crate::analysis::ir;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};

@@ -165,7 +165,7 @@ impl Pressure {
 /// its blocks) exceeds the function's register target ([`target::for_function`]).
 pub fn loops_over_target(
     f: inkwell::values::FunctionValue,
-    loops: &[crate::ir::loops::Loop],
+    loops: &[crate::analysis::ir::loops::Loop],
 ) -> Vec<bool> {
     if loops.is_empty() {
         return Vec::new();

@@ -7,7 +7,7 @@
 //! kernel with launch bounds; measured with the bench's `--maxreg`); `-nv-maxreg=N` (nvcc's
 //! `-maxrregcount`; `nvopt-cc -maxrregcount N` sets it and gives ptxas the same cap); else
 //! [`DEFAULT_TARGET`].
-use crate::gpu::{LaunchBounds, PTX_KERNEL_CC};
+use crate::analysis::gpu::{LaunchBounds, PTX_KERNEL_CC};
 use inkwell::attributes::AttributeLoc;
 use inkwell::values::FunctionValue;
 

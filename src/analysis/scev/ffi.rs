@@ -1,13 +1,13 @@
-//! The boundary between the `nv-scev` adapter (src/shim/scev.cpp) and the gate: the shim's
+//! The boundary between the `nv-scev` adapter (src/analysis/scev/scev.cpp) and the gate: the shim's
 //! accessors to LLVM's IR and ScalarEvolution, and the functions the shim calls. Marshalling
 //! only.
 use super::gate::{Built, Gate, Host, Limits, Why};
 use super::score::{Config, Node, ScevId, ScoreGraph, ValueId};
+use crate::analysis::scev_node::ScevNode;
+use crate::analysis::scev_sources::ffi::decode_terms;
+use crate::analysis::scev_sources::idiom::{classify, Idiom};
 use crate::ffi::slice;
 use crate::knobs::Knobs;
-use crate::scev_node::ScevNode;
-use crate::scev_sources::ffi::decode_terms;
-use crate::scev_sources::idiom::{classify, Idiom};
 use std::ffi::c_void;
 
 /// One value as the shim describes it (kinds: see `node_kind`).

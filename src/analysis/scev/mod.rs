@@ -3,10 +3,10 @@
 //! does not build an expression for every value it is asked about: its getSCEV entry point
 //! first decides whether the value is worth one and otherwise answers SCEVUnknown (an opaque
 //! value), which bounds ScalarEvolution's time and memory on very large kernels. The plugin's
-//! own SCEV users ask nv-scev (the address passes of src/addr take the SCEV of every pointer
+//! own SCEV users ask nv-scev (the address passes of src/llc/addr take the SCEV of every pointer
 //! that is not a load's or store's address from it), and `print<nv-scev>` shows what it
 //! answers. Upstream passes keep using LLVM's own ScalarEvolution; nv-scev does not replace it
-//! for them (nv-scev-sources, src/scev_sources, gives them GPU facts through the IR instead).
+//! for them (nv-scev-sources, src/analysis/scev_sources, gives them GPU facts through the IR instead).
 //!
 //! Sources: docs/CICC-FACTS.md "getSCEV gating (simple mode)" (the getSCEV entry point, simple
 //! mode and its expression-size scoring, from the book page "ScalarEvolution Overview &
@@ -15,7 +15,7 @@
 //! `scalar-evolution-max-expr-failures` 100, `scalar-evolution-complexity-control` true (the
 //! name exists in cicc's LLVM 20 copy, not in its LLVM 7 one).
 //!
-//! What a query does ([`gate`] decides, [`score`] scores, the shim src/shim/scev.cpp adapts
+//! What a query does ([`gate`] decides, [`score`] scores, the shim src/analysis/scev/scev.cpp adapts
 //! LLVM):
 //! - A value already answered is answered from the per-function cache.
 //! - **Simple mode** (`scalar-evolution-complexity-control`, default on): past
@@ -56,7 +56,7 @@
 //! each value's expression with its unsigned and signed ranges, why it is SCEVUnknown when the
 //! gate made it so, and its loop dispositions; per loop, the backedge-taken counts (exact,
 //! constant max, symbolic max), the max trip count and the loop's stride idiom (warp-, block-,
-//! grid-stride or none, the classifier of src/scev_sources/idiom.rs); per function, the mode,
+//! grid-stride or none, the classifier of src/analysis/scev_sources/idiom.rs); per function, the mode,
 //! the failure count and whether the kernel bypass applies.
 //!
 //! Knobs (docs/KNOBS.md): `scalar-evolution-complexity-control`,

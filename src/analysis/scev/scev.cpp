@@ -1,4 +1,4 @@
-// Adapts LLVM's ScalarEvolution to nvopt's getSCEV gate (src/scev; docs/CICC-FACTS.md, "getSCEV
+// Adapts LLVM's ScalarEvolution to nvopt's getSCEV gate (src/analysis/scev; docs/CICC-FACTS.md, "getSCEV
 // gating (simple mode)"): the new-PM function analysis `nv-scev`, its printer `print<nv-scev>` (in
 // the style of print<scalar-evolution>), and the accessors the gate calls (value kinds, operands,
 // SCEV node counts, building a node from operand expressions). Every decision is in Rust.
@@ -79,7 +79,7 @@ NVScev NVScevAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
                 FAM.getResult<DominatorTreeAnalysis>(F));
 }
 
-// ---- accessors for the gate (src/scev/ffi.rs) ----
+// ---- accessors for the gate (src/analysis/scev/ffi.rs) ----
 
 extern "C" void nvopt_shim_scev_node(void *H, uintptr_t V, RawNode *Out) {
   NVScev &R = host(H);

@@ -1,15 +1,15 @@
-//! The boundary between `nv-scev-sources`' C++ adapter (src/shim/scev_sources.cpp) and its
+//! The boundary between `nv-scev-sources`' C++ adapter (src/analysis/scev_sources/scev_sources.cpp) and its
 //! Rust decisions (this module's parent): `#[repr(C)]` mirrors of the structs the adapter
 //! fills, and the functions it calls. Marshalling only; the C++ side declares the same
 //! layouts.
 use super::idiom::{Idiom, Term};
 use super::wrap::{BinOp, Bounds, Flags, Guard, IvFacts, Pred, Tested};
 use super::{FunctionRun, Settings};
+use crate::analysis::gpu::Span;
+use crate::analysis::gpu::Sreg;
+use crate::analysis::scev_node::{kind, ScevNode};
 use crate::ffi::slice;
-use crate::gpu::Span;
-use crate::gpu::Sreg;
 use crate::knobs::Knobs;
-use crate::scev_node::{kind, ScevNode};
 
 pub use crate::ffi::NvStr;
 
@@ -231,7 +231,7 @@ pub unsafe extern "C" fn nvopt_ss_end(run: *mut FunctionRun) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::Dim;
+    use crate::analysis::gpu::Dim;
 
     fn node(kind: u32, arity: u32, value: i64) -> ScevNode {
         ScevNode { kind, arity, value, ..Default::default() }

@@ -3,7 +3,7 @@
 //! `{ctaid*ntid+tid,+,ntid*nctaid}` grid-stride). Pure data: `nv-scev-sources` builds the trees
 //! from LLVM's SCEV of a loop's start and step, and `print<nv-scev>` reuses [`classify`].
 
-use crate::gpu::{Dim, Sreg};
+use crate::analysis::gpu::{Dim, Sreg};
 
 /// A SCEV-like expression tree over special registers.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,7 +144,7 @@ fn is_grid_start(start: &Term, d: Dim) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::*;
+    use crate::analysis::gpu::*;
 
     fn s(r: Sreg) -> Term {
         Term::Sreg(r)

@@ -61,7 +61,7 @@
 //! its only lasting change there is the launch-bound ranges of `launch_bounds.cu`
 //! (bench/RESULTS.md).
 //!
-//! The C++ adapter (src/shim/scev_sources.cpp) walks the IR, asks this module through
+//! The C++ adapter (src/analysis/scev_sources/scev_sources.cpp) walks the IR, asks this module through
 //! [`ffi`] and applies the answers. This file holds the per-function decisions, the
 //! statistics and the log.
 pub mod ffi;
@@ -69,15 +69,15 @@ pub mod idiom;
 pub mod ranges;
 pub mod wrap;
 
-use crate::gpu::Sreg;
-use crate::gpu::{LaunchBounds, Span};
+use crate::analysis::gpu::Sreg;
+use crate::analysis::gpu::{LaunchBounds, Span};
 use crate::knobs::Knobs;
 use idiom::{Idiom, Term};
 use wrap::{BinOp, Bounds, Flags, IvFacts};
 
 pub const PASS: &str = "nv-scev-sources";
 
-use crate::gpu::PTX_KERNEL_CC;
+use crate::analysis::gpu::PTX_KERNEL_CC;
 
 /// The pass only runs on NVPTX modules; anything else is left untouched.
 pub fn applies_to_triple(triple: &str) -> bool {
@@ -156,7 +156,7 @@ impl FunctionRun {
         existing: Option<Option<Span>>,
         callsite: bool,
     ) -> Option<Span> {
-        let ours = crate::gpu::sreg_span(sreg, &self.bounds);
+        let ours = crate::analysis::gpu::sreg_span(sreg, &self.bounds);
         let new = ranges::tighter(ours, width, existing)?;
         if callsite {
             self.counts.ranges_tightened += 1;
@@ -239,7 +239,7 @@ impl FunctionRun {
 mod tests {
     use super::wrap::{Guard, Pred, Tested};
     use super::*;
-    use crate::gpu::Dim;
+    use crate::analysis::gpu::Dim;
 
     const ON: Settings = Settings { launch_dimension_strides: true };
     const OFF: Settings = Settings { launch_dimension_strides: false };

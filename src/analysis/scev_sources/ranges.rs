@@ -6,7 +6,7 @@
 //! values (CUDA launches any block shape within `__launch_bounds__`, which is why LLVM 22's
 //! nvvm-intr-range also uses the product); `nvvm.minctasm` is an occupancy hint and bounds
 //! nothing. A range is only ever intersected with the one a call already has, never widened.
-use crate::gpu::Span;
+use crate::analysis::gpu::Span;
 
 /// The range to put on a call of width `width` whose current range (call site or declaration)
 /// is `existing` (`None`: no range; `Some(None)`: a range of a shape not handled): `Some` only
@@ -26,7 +26,7 @@ pub fn tighter(ours: Span, width: u32, existing: Option<Option<Span>>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::*;
+    use crate::analysis::gpu::*;
 
     const TX: Sreg = Sreg::Tid(Dim::X);
     const NX: Sreg = Sreg::Ntid(Dim::X);

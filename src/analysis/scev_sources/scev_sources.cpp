@@ -1,4 +1,4 @@
-// The `nv-scev-sources` new-PM function pass: the LLVM adapter of src/scev_sources
+// The `nv-scev-sources` new-PM function pass: the LLVM adapter of src/analysis/scev_sources
 // (docs/CICC-FACTS.md, "GPU SCEV sources and stride idioms"). It walks the function
 // (special-register calls, loops, header PHIs, the branches that guard their increments), hands
 // Rust the facts (launch-bound attributes, SCEV trees and ranges, compare predicates) and applies

@@ -7,7 +7,7 @@
 // would be poison), and an IV `phi [s, pre], [phi +nsw d, latch]` equals s + n*d exactly on each
 // iteration the access sees; a `trunc nsw` is exact under its sign extension. The expressions
 // built here carry no wrap flags of their own.
-// Adapter only: the split itself is decided in src/addr/record.rs.
+// Adapter only: the split itself is decided in src/llc/addr/record.rs.
 #include "access_scev.h"
 #include "search_budgets.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -95,7 +95,7 @@ const SCEV *AccessScev::distribute(Value *V, Type *Wide, unsigned Depth) {
     return ext(cast<CastInst>(V)->getOperand(0));
   if (auto *Z = dyn_cast<ZExtInst>(V); Z && Z->hasNonNeg())
     return ext(Z->getOperand(0));
-  // trunc nsw X is poison unless X is its own sign extension (src/addr/widen.rs).
+  // trunc nsw X is poison unless X is its own sign extension (src/llc/addr/widen.rs).
   if (auto *T = dyn_cast<TruncInst>(V); T && T->hasNoSignedWrap() &&
                                         T->getSrcTy()->getIntegerBitWidth() <= Wide->getIntegerBitWidth())
     return ext(T->getOperand(0));

@@ -1,6 +1,6 @@
 // The SCEV of a load's or store's address with its sign extensions distributed through the nsw
-// arithmetic that computes them (src/shim/access_scev.cpp). Used by the address records of
-// src/addr/pass.rs through src/shim/addr.cpp (docs/CICC-FACTS.md "Address optimization": split `sext(x + C)` when the
+// arithmetic that computes them (src/llc/addr/access_scev.cpp). Used by the address records of
+// src/llc/addr/pass.rs through src/llc/addr/addr.cpp (docs/CICC-FACTS.md "Address optimization": split `sext(x + C)` when the
 // inner add is nsw). Analysis only: it decides nothing about rewrites.
 #pragma once
 #include "llvm/ADT/DenseMap.h"

@@ -1,4 +1,4 @@
-// ScalarEvolution for the address passes (the passes are src/addr, in Rust; docs/CICC-FACTS.md
+// ScalarEvolution for the address passes (the passes are src/llc/addr, in Rust; docs/CICC-FACTS.md
 // "Address optimization"). LLVM's C API has no
 // ScalarEvolution and no SCEVExpander, so Rust asks this file, per function and phase, for:
 // a pointer's SCEV (nv-scev's expression, or for a load's or store's address the exact one of
@@ -11,7 +11,7 @@
 // `nv-basr`, `nv-cbe`, `nv-scev-cgp` and the legacy `codegenpreparescev` that src/codegen.rs
 // inserts after llc's CodeGenPrepare, which hand Rust the function and its analyses. Facts and
 // mechanics only: what is an access, which bases share, where code goes and in what order the
-// phases run is decided in Rust (src/addr/pass.rs).
+// phases run is decided in Rust (src/llc/addr/pass.rs).
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"

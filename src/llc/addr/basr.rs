@@ -21,8 +21,8 @@
 //! which the spec does not give: a shared base is built only when the loop instructions its
 //! accesses stop computing outnumber the adds it costs per iteration (after LLVM's LSR most
 //! loops already address `invariant + iv`, and sharing then only moves instructions around),
-//! or when the loop's register pressure (src/pressure) exceeds the register target
-//! (src/pressure/target.rs: launch bounds, else `-nv-maxreg`, else 64) and the class frees registers
+//! or when the loop's register pressure (src/analysis/pressure) exceeds the register target
+//! (src/analysis/pressure/target.rs: launch bounds, else `-nv-maxreg`, else 64) and the class frees registers
 //! ([`register_gain`]): many pointer IVs of one stride class (`p_k += s`, each loaded directly)
 //! cost one add each either way, but sharing leaves one pointer carried around the loop instead
 //! of one per member (plugin-tests/addr/basr-pressure.ll).
@@ -65,8 +65,8 @@
 //! The binary's exact cost formulas are not known; the numbers chosen here are said in the
 //! constants below.
 use super::group::Record;
-use crate::gpu::LaunchBounds;
-use crate::pressure::target::{register_budget, REGISTER_FILE};
+use crate::analysis::gpu::LaunchBounds;
+use crate::analysis::pressure::target::{register_budget, REGISTER_FILE};
 use std::collections::HashMap;
 
 /// A base "tiny" enough that sharing it buys nothing: at most this many SCEV nodes
@@ -94,7 +94,7 @@ pub struct Config {
 }
 
 /// A loop: its parent (-1: outermost), how many PHIs its header has, and whether its register
-/// pressure (src/pressure) exceeds the function's register target.
+/// pressure (src/analysis/pressure) exceeds the function's register target.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LoopFacts {
     pub parent: i32,

@@ -11,7 +11,7 @@
 //! A rewrite pays only when the old address computation dies, so a pointer value is moved only
 //! when all of its uses are accesses of the group that move with it.
 //!
-//! Example: the header of src/addr/mod.rs (`p[i]`, `p[i+1]`, `p[i+2]` become `%a0`,
+//! Example: the header of src/llc/addr/mod.rs (`p[i]`, `p[i+1]`, `p[i+2]` become `%a0`,
 //! `%a0 + 4`, `%a0 + 8`). It leaves alone (plugin-tests/addr/cbe.ll): accesses in sibling
 //! blocks of which none dominates the other (each block then anchors its own); an address
 //! that is also used as a value (its computation would stay); offsets it cannot prove

@@ -2,7 +2,7 @@
 //! (a preorder array of [`InNode`]s, decoded into a [`Tree`]), and the expressions Rust hands
 //! back to be built with ScalarEvolution's own builders ([`Out`], encoded the same way). The
 //! adapter keeps the SCEV of every input node, so an [`Out::Ref`] names an existing expression.
-use crate::gpu::Sreg;
+use crate::analysis::gpu::Sreg;
 
 /// One SCEV node, as the adapter saw it.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,9 +39,9 @@ pub struct Tree {
     pub nodes: Vec<InNode>,
 }
 
-/// The boundary encoding ([`crate::scev_node`]): node kinds and the flat node, named here as
+/// The boundary encoding ([`crate::analysis::scev_node`]): node kinds and the flat node, named here as
 /// the address passes use them.
-pub use crate::scev_node::{kind, ScevNode as Flat};
+pub use crate::analysis::scev_node::{kind, ScevNode as Flat};
 
 impl Tree {
     /// Decodes a preorder array; `None` when it is malformed (arity past the end).

@@ -1,7 +1,7 @@
-// IV-start widening's pass plumbing (the pass is src/addr/widen.rs, in Rust): the legacy pass
+// IV-start widening's pass plumbing (the pass is src/llc/addr/widen.rs, in Rust): the legacy pass
 // `nv-iv-start-widening` that src/codegen.rs inserts right after llc's SpeculativeExecution
 // (so right before SLSR), and the same name for opt -passes=. Both hand Rust the function and
-// its LoopInfo, which LLVM's C API lacks (src/ir/loops.rs reads it through src/shim/loops.cpp).
+// its LoopInfo, which LLVM's C API lacks (src/analysis/ir/loops.rs reads it through src/analysis/ir/loops.cpp).
 // No decisions here.
 #include "llvm-c/Types.h"
 #include "register.h"

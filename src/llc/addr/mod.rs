@@ -11,11 +11,11 @@
 //! Where it runs: the codegen callback (src/codegen.rs) puts `codegenpreparescev` right after
 //! llc's CodeGenPrepare for NVPTX at -O1..-O3 (unless `-do-base-address-strength-reduce=0
 //! -do-scev-cgp=0`); opt runs it as `-passes=codegenpreparescev` and each part alone as
-//! `nv-basr`, `nv-cbe`, `nv-scev-cgp`. Pointer SCEVs come from `nv-scev` (src/scev), except
-//! the addresses of loads and stores, which src/shim/access_scev.cpp rebuilds (see [`record`]
+//! `nv-basr`, `nv-cbe`, `nv-scev-cgp`. Pointer SCEVs come from `nv-scev` (src/analysis/scev), except
+//! the addresses of loads and stores, which src/llc/addr/access_scev.cpp rebuilds (see [`record`]
 //! below). The pass itself is Rust ([`pass`]): it walks the function, runs the phases, and
 //! applies and cleans up the rewrites through inkwell/llvm-sys; ScalarEvolution and
-//! SCEVExpander, which LLVM's C API lacks, are reached through [`scev`] (src/shim/addr.cpp,
+//! SCEVExpander, which LLVM's C API lacks, are reached through [`scev`] (src/llc/addr/addr.cpp,
 //! which also holds the pass plumbing); [`session`] holds one function's settings, plans and
 //! dumps.
 //!
@@ -23,14 +23,14 @@
 //! - [`record`]: pointer = base + constant offset. Each load, store and pointer argument of a
 //!   call is split through adds, `{s,+,t}` into `{0,+,t}` + `s`, constant multipliers,
 //!   `sext(x + C)` only with nsw, `zext(x + C)` only with nuw or SCEV-CGP's thread-id bound.
-//!   A load's or store's address is rebuilt by src/shim/access_scev.cpp with its index's
+//!   A load's or store's address is rebuilt by src/llc/addr/access_scev.cpp with its index's
 //!   `sext`/`zext nneg` pushed through the nsw add/sub/mul/shl and nsw IV updates under it:
 //!   the access is UB if its address is poison, so wherever it runs that arithmetic did not
 //!   wrap, and `sext(i)` of an IV `phi [s], [i +nsw d]` is exactly `{sext(s),+,sext(d)}`.
 //! - [`group`]: records by base and address space, dominance from DFS numbers,
 //!   `scev-cgp-norm` (rebase a group with negative offsets on its smallest offset).
 //! - [`basr`]: Base Address Strength Reduction: bases of one loop that differ by a cheap
-//!   invariant share one base, within the register budget of [`crate::pressure::target`].
+//!   invariant share one base, within the register budget of [`crate::analysis::pressure::target`].
 //! - [`cbe`]: Common Base Elimination, function level then per block: accesses off one base
 //!   become `anchor + constant`.
 //! - [`widen`]: which IV starts are rebuilt in 64 bits before llc's SLSR (a separate pass,

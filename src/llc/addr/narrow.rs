@@ -32,8 +32,8 @@
 //! (`nv-disable-scev-cgp`, true as in cicc's LLVM 20 copy); on the bench it fires nowhere
 //! (bench/RESULTS.md). Remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`. The walk
 //! and the rewrite are Rust; ScalarEvolution's range proof and remark emission come from the
-//! shim (src/shim/scev_queries.cpp), which the C API lacks.
-use crate::ir::{self, facts::RemarkArg, facts::Remarks};
+//! shim (src/llc/addr/scev_queries.cpp), which the C API lacks.
+use crate::analysis::ir::{self, facts::RemarkArg, facts::Remarks};
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;

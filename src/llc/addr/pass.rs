@@ -23,17 +23,17 @@
 //! themselves are deleted.
 //!
 //! Remarks (`-pass-remarks=codegenpreparescev`): `CommonBase` per CBE rewrite, `SharedBase` per
-//! loop BASR rewrote; `-nv-stats` counts both (src/addr/session.rs).
+//! loop BASR rewrote; `-nv-stats` counts both (src/llc/addr/session.rs).
 use super::narrow::narrow_indices;
 use super::record::keeps_base;
 use super::scev::{AddrScev, Analyses, Scev};
 use super::session::{BasrPlan, NvBase, NvLoop, NvRecord, Session, Split};
 use super::{basr, Settings, BASR, CBE, SCEV_CGP};
-use crate::ir::facts::{self, DomTree, RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
-use crate::ir::{self};
+use crate::analysis::ir::facts::{self, DomTree, RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::ir::{self};
+use crate::analysis::pressure;
 use crate::knobs::Knobs;
-use crate::pressure;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AnyValue, InstructionValue};
 use llvm_sys::core::*;
@@ -193,7 +193,7 @@ impl Records {
 
     /// Splits the pointer's expression and keeps the record when its base is kept. A load's or
     /// store's address is UB when poison, which proves its nsw index arithmetic exact
-    /// (src/shim/access_scev.cpp); other pointer values get nv-scev's expression.
+    /// (src/llc/addr/access_scev.cpp); other pointer values get nv-scev's expression.
     fn add_record(&mut self, u: Use, mut r: NvRecord, w: &mut Walk) {
         let deref = u
             .user
@@ -577,7 +577,7 @@ fn comes_before(a: LLVMValueRef, b: LLVMValueRef) -> bool {
 }
 
 /// Runs the address passes' phases (`phases`: [`BASR`], [`CBE`], [`SCEV_CGP`] bits) on one
-/// function; whether it changed. Called by the pass plumbing in src/shim/addr.cpp.
+/// function; whether it changed. Called by the pass plumbing in src/llc/addr/addr.cpp.
 ///
 /// # Safety
 /// `f` is a live function definition and `a` the shim's `Analyses` of it.

@@ -7,7 +7,7 @@
 //! range) plus `C` cannot wrap;
 //! everything else is one term.
 use super::expr::{In, Out, Tree};
-use crate::gpu::Sreg;
+use crate::analysis::gpu::Sreg;
 
 /// Which of the optional splits are allowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,7 +177,7 @@ mod tests {
     use super::super::expr::build::*;
     use super::super::expr::{kind, Flat};
     use super::*;
-    use crate::gpu::Dim;
+    use crate::analysis::gpu::Dim;
 
     const NSW: u32 = 2;
     const PLAIN: Rules = Rules {

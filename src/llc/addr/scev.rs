@@ -1,16 +1,16 @@
-//! The address passes' ScalarEvolution, through the shim (src/shim/addr.cpp): LLVM's C API has
+//! The address passes' ScalarEvolution, through the shim (src/llc/addr/addr.cpp): LLVM's C API has
 //! no ScalarEvolution or SCEVExpander, so one [`AddrScev`] per function and phase answers the
 //! driver's questions about pointers, bases and their differences, and expands the shared bases
 //! BASR chose. SCEV nodes cross as opaque handles ([`Scev`]); expressions cross as the preorder
 //! arrays of [`super::expr::Flat`].
 use super::expr::Flat;
-use crate::ir::loops::Loop;
+use crate::analysis::ir::loops::Loop;
 use llvm_sys::prelude::LLVMValueRef;
 use std::ffi::c_void;
 use std::ptr::null_mut;
 
 /// A pair of bases of one loop and their difference (layout mirrored by `NvPair` in
-/// src/shim/addr.cpp): its size, whether it is loop-invariant, and an id equal for equal
+/// src/llc/addr/addr.cpp): its size, whether it is loop-invariant, and an id equal for equal
 /// differences.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -126,7 +126,7 @@ impl AddrScev {
     }
 
     /// A pointer's expression (for a load's or store's address, `deref`, the exact one of
-    /// src/shim/access_scev.cpp) and its preorder encoding of at most `limit` nodes; `None` when
+    /// src/llc/addr/access_scev.cpp) and its preorder encoding of at most `limit` nodes; `None` when
     /// it has none or is larger.
     pub fn pointer(
         &mut self,

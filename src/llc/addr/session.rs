@@ -1,4 +1,4 @@
-//! One function's address-pass decisions, as the driver (src/addr/pass.rs) asks for them: the
+//! One function's address-pass decisions, as the driver (src/llc/addr/pass.rs) asks for them: the
 //! records, loops, bases and pairs it collected, the knob settings and launch bounds of the
 //! function, the split of each pointer expression, CBE's rewrites and BASR's plan (classes,
 //! member bases, moved accesses), and the dumps (`dump-scev-cgp`,
@@ -11,7 +11,7 @@ use super::group::{normal_origin, Place, Record};
 use super::record::split;
 use super::scev::NvPair;
 use super::Settings;
-use crate::gpu::LaunchBounds;
+use crate::analysis::gpu::LaunchBounds;
 
 /// One pointer use (an access) or pointer value (a possible anchor) of the function.
 #[derive(Clone, Copy)]

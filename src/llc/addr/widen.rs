@@ -1,7 +1,7 @@
 //! `nv-iv-start-widening`: IV-start widening (nvopt's own, in support of BASR; docs/CICC-FACTS.md
 //! "Address optimization"). An IV `phi [s, preheader], [phi +nsw d, latch]` whose start is nsw
 //! arithmetic (`t + k*lda` in C) has an exact 64-bit address `sext(t) + k*sext(lda) + n*d`
-//! (src/shim/access_scev.cpp proves it from the access: a poison address is UB), so IVs of one
+//! (src/llc/addr/access_scev.cpp proves it from the access: a poison address is UB), so IVs of one
 //! stride share a base with a constant-times-`lda` difference. llc's straight-line strength
 //! reduction (SLSR), which runs before CodeGenPrepare, rewrites such starts into a chain
 //! `s[k] = s[k+1] - lda` without nsw, and the exact difference is lost. This pass rebuilds a
@@ -33,18 +33,18 @@
 //! is a start with an operand that has no place for its extension (after a catchswitch).
 //!
 //! Knob: `nv-widen-iv-starts` (with BASR on; the pass serves BASR). The walk under a start stops
-//! at [`crate::search_budgets::WIDEN_MAX_DEPTH`] operations; a deeper value is extended whole,
+//! at [`crate::analysis::search_budgets::WIDEN_MAX_DEPTH`] operations; a deeper value is extended whole,
 //! which is always exact. Runs in llc right after `speculative-execution`, i.e. right before SLSR
 //! (src/codegen.rs), and as `opt -passes=nv-iv-start-widening`; the pass plumbing and LoopInfo
-//! come from the shim (src/shim/iv_start_widening.cpp, src/shim/loops.cpp).
+//! come from the shim (src/llc/addr/iv_start_widening.cpp, src/analysis/ir/loops.cpp).
 //!
 //! After SLSR, BASR then shares two bases in that example's loop (IVs of each stride); without
 //! the widening it shares none. Not at -O0, and not with `nv-widen-iv-starts=0` or
 //! `do-base-address-strength-reduce=0`.
 
-use crate::ir::{self, loops, loops::Loop};
+use crate::analysis::ir::{self, loops, loops::Loop};
+use crate::analysis::search_budgets::WIDEN_MAX_DEPTH;
 use crate::knobs::Knobs;
-use crate::search_budgets::WIDEN_MAX_DEPTH;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
 use inkwell::types::{AsTypeRef, IntType};
@@ -126,7 +126,7 @@ fn extended_into_address(v: LLVMValueRef) -> bool {
 }
 
 /// The outside slot of a header PHI `phi [s, outside], [phi +nsw d / phi -nsw d, inside]` of
-/// `l`, with `d` invariant in `l` (src/shim/access_scev.cpp's `ivStep`, without AssumeNsw).
+/// `l`, with `d` invariant in `l` (src/llc/addr/access_scev.cpp's `ivStep`, without AssumeNsw).
 fn outside_slot(phi: LLVMValueRef, l: Loop) -> Option<u32> {
     // SAFETY: phi is a live PHI node.
     let (n, block) = unsafe { (LLVMCountIncoming(phi), |k| LLVMGetIncomingBlock(phi, k)) };

@@ -1,7 +1,7 @@
 //! `nv-cssa`'s IR adapter: reads one function through inkwell and llvm-sys into the planner's
-//! [`Model`] (src/cssa/plan.rs), runs the planner with the knobs' rewrites, applies each rewrite
+//! [`Model`] (src/llc/cssa/plan.rs), runs the planner with the knobs' rewrites, applies each rewrite
 //! to the IR with its optimization remark (-pass-remarks=nv-cssa), and counts the statistics
-//! (`-nv-stats`). The C++ pass wrappers (src/shim/cssa.cpp) call [`nvopt_cssa_run_function`]
+//! (`-nv-stats`). The C++ pass wrappers (src/llc/cssa/cssa.cpp) call [`nvopt_cssa_run_function`]
 //! with the function, its DominatorTree and its OptimizationRemarkEmitter.
 //!
 //! Numbering: blocks in function order; instructions in block order (their ids), then the
@@ -10,10 +10,10 @@
 //! the adapter also lists the register values a dominating `icmp eq`/`icmp ne` branch edge
 //! proves equal to it ([`Reader::equalities`]).
 use super::plan::{self, Edit, Incoming, Inst, InstKind, Model, Phi, Rewrites, Use};
-use crate::ir::facts::{self, DomTree, RemarkArg, Remarks};
-use crate::ir::{self, incoming_block, operand, type_kind};
+use crate::analysis::ir::facts::{self, DomTree, RemarkArg, Remarks};
+use crate::analysis::ir::{self, incoming_block, operand, type_kind};
+use crate::analysis::search_budgets::CSSA_MAX_DOMINATOR_DEPTH;
 use crate::knobs::Knobs;
-use crate::search_budgets::CSSA_MAX_DOMINATOR_DEPTH;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::{

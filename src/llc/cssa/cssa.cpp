@@ -1,16 +1,16 @@
-// The pass wrappers of nv-cssa (src/cssa; docs/CICC-FACTS.md "CSSA coalescing"): the
+// The pass wrappers of nv-cssa (src/llc/cssa; docs/CICC-FACTS.md "CSSA coalescing"): the
 // new-PM function pass `nv-cssa` (opt -passes=nv-cssa) and the legacy FunctionPass of the same
 // name that src/codegen.rs inserts into llc's NVPTX pipeline after CodeGenPrepare (knob
 // cssa-coalesce), and their registration. Each obtains the function's DominatorTree and an
 // OptimizationRemarkEmitter, which the C API cannot, and hands them with the function to Rust
-// (src/cssa/adapter.rs), which reads the IR, plans, rewrites and emits the remarks through the
-// generic exports of src/shim/ir_facts.cpp. No decisions here.
+// (src/llc/cssa/adapter.rs), which reads the IR, plans, rewrites and emits the remarks through the
+// generic exports of src/analysis/ir/facts.cpp. No decisions here.
 #include "llvm-c/Core.h"
 #include "register.h"
 
 using namespace llvm;
 
-// Rust (src/cssa/adapter.rs): runs nv-cssa on one function; whether it changed the IR.
+// Rust (src/llc/cssa/adapter.rs): runs nv-cssa on one function; whether it changed the IR.
 extern "C" bool nvopt_cssa_run_function(LLVMValueRef F, const void *DT, void *ORE);
 
 namespace {

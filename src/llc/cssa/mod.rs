@@ -57,9 +57,9 @@
 //! Layout: the planner ([`plan`]) decides on a pure-data model of the function (blocks,
 //! instruction order, uses, PHIs and the values proved equal on each PHI edge). The adapter
 //! ([`adapter`]) builds that model from LLVM IR in Rust (inkwell and llvm-sys, plus the generic
-//! IR facts of src/shim/ir_facts.cpp: mayReadOrWriteMemory, mayHaveSideEffects, DominatorTree
+//! IR facts of src/analysis/ir/facts.cpp: mayReadOrWriteMemory, mayHaveSideEffects, DominatorTree
 //! queries, moveAfter, operand texts and remarks), applies the rewrites and emits their remarks.
-//! C++ (src/shim/cssa.cpp) keeps only what the C API lacks: the new-PM and legacy pass wrappers
+//! C++ (src/llc/cssa/cssa.cpp) keeps only what the C API lacks: the new-PM and legacy pass wrappers
 //! that obtain the DominatorTree and the OptimizationRemarkEmitter, and their registration.
 pub mod adapter;
 pub mod plan;

@@ -24,7 +24,7 @@
 //! Interference is SSA interference (Budimlić et al.): two values interfere when one is live at
 //! the other's definition; for a PHI the definition of its result is the top of its block and
 //! each operand is also written by the copy at the end of its incoming block. Liveness is
-//! computed here, on the pure-data [`Model`] the adapter (src/cssa/adapter.rs) builds.
+//! computed here, on the pure-data [`Model`] the adapter (src/llc/cssa/adapter.rs) builds.
 
 /// How an instruction may be treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! nv-ext-reuse on a function: indexes every 32-bit value by the ScalarEvolution expressions of
 //! its zero and sign extensions, looks up each 64-bit expression there, asks
 //! [`super::choose`] and builds the chosen extension. The C++ wrappers
-//! (src/shim/ext_reuse.cpp) call [`nvopt_ext_reuse_run`] with the function, its LoopInfo,
+//! (src/llc/ext_reuse/ext_reuse.cpp) call [`nvopt_ext_reuse_run`] with the function, its LoopInfo,
 //! ScalarEvolution, DominatorTree and OptimizationRemarkEmitter.
 use super::{choose, Candidate, NARROW_BITS, PASS, WIDE_BITS};
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::{self, loops};
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::{self, loops};
 use crate::knobs::Knobs;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
@@ -100,7 +100,7 @@ unsafe fn rebuild(wide: LLVMValueRef, (narrow, signed): Narrow, remarks: &Remark
         let kind: &[u8] = if signed { b"sign" } else { b"zero" };
         let what = format!(
             "64-bit {} replaced by the {} extension of the 32-bit %{} (ScalarEvolution: the same value)",
-            CStr::from_ptr(crate::ir::facts::opcode_name(InstructionValue::new(wide)).as_ptr())
+            CStr::from_ptr(crate::analysis::ir::facts::opcode_name(InstructionValue::new(wide)).as_ptr())
                 .to_string_lossy(),
             String::from_utf8_lossy(kind),
             ir::name(narrow)
@@ -163,6 +163,6 @@ pub unsafe extern "C" fn nvopt_ext_reuse_run(
             Err(r) => crate::stats::add(PASS, r.counter(), 1),
         }
     }
-    crate::ir::facts::delete_dead_all(&replaced);
+    crate::analysis::ir::facts::delete_dead_all(&replaced);
     !replaced.is_empty()
 }

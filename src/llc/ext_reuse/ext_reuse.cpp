@@ -1,4 +1,4 @@
-// nv-ext-reuse's pass plumbing and ScalarEvolution facts (the pass is src/ext_reuse, in Rust):
+// nv-ext-reuse's pass plumbing and ScalarEvolution facts (the pass is src/llc/ext_reuse, in Rust):
 // the legacy pass `nv-ext-reuse` that src/codegen.rs inserts into llc's IR pipeline and the same
 // name for opt -passes=; ScalarEvolution's expression of a value and of its zero or sign
 // extension, as opaque handles Rust compares for equality (ScalarEvolution uniques its

@@ -38,7 +38,7 @@
 //! also `opt -passes=nv-ext-reuse`. Knob `nv-disable-ext-reuse`. Remarks
 //! (`-pass-remarks=nv-ext-reuse`) at each replaced instruction. The walk, the choice and the
 //! rewrite are Rust; ScalarEvolution's expressions and instruction dominance come from the shim
-//! (src/shim/ext_reuse.cpp), which LLVM's C API lacks.
+//! (src/llc/ext_reuse/ext_reuse.cpp), which LLVM's C API lacks.
 pub mod adapter;
 
 pub const PASS: &str = "nv-ext-reuse";

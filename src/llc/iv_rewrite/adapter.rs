@@ -1,13 +1,13 @@
 //! nv-iv-rewrite on IR: reads each loop's header PHIs and their ScalarEvolution recurrences
-//! (src/shim/iv_rewrite.cpp), asks [`super::plan`], and performs the rewrite: the start
+//! (src/llc/iv_rewrite/iv_rewrite.cpp), asks [`super::plan`], and performs the rewrite: the start
 //! difference expanded in the preheader, one add next to each use, the old PHI and its update
 //! deleted. Remarks (`-pass-remarks[-missed]=nv-iv-rewrite`, about the function) and `-nv-stats`.
 use super::{plan, Iv, LoopInput};
-use crate::ir::facts::{self, RemarkArg};
-use crate::ir::loops::{self, Loop};
-use crate::ir::{self};
+use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::ir::{self};
+use crate::analysis::pressure;
 use crate::knobs::Knobs;
-use crate::pressure;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;

@@ -1,4 +1,4 @@
-// nv-iv-rewrite's pass plumbing and ScalarEvolution facts (the pass is src/iv_rewrite, in
+// nv-iv-rewrite's pass plumbing and ScalarEvolution facts (the pass is src/llc/iv_rewrite, in
 // Rust): the legacy pass `nv-iv-rewrite` that src/codegen.rs inserts into llc's IR pipeline and
 // the same name for opt -passes=; whether a header PHI is an affine recurrence of its loop and
 // which step it has (ScalarEvolution, which LLVM's C API lacks); and the expansion, at the

@@ -1,5 +1,5 @@
 //! Pressure-driven IV rewriting (`nv-iv-rewrite`, issue 17): in a loop whose register pressure
-//! (src/pressure) exceeds the register target (src/pressure/target.rs), integer induction
+//! (src/analysis/pressure) exceeds the register target (src/analysis/pressure/target.rs), integer induction
 //! variables that ScalarEvolution writes as `{start_k,+,step}` with one step move onto one
 //! of them: each other member becomes `leader + (start_k - start_leader)` next to each of its
 //! uses, and its PHI and update go.
@@ -12,10 +12,10 @@
 //! rewrite is exact in modular arithmetic (a recurrence and its start differences wrap alike),
 //! so unsigned and wrapping indices qualify, which BASR's pointer arithmetic cannot take (a
 //! `zext` of a wrapping index is no pointer recurrence). Who owns what: pointer IVs and the
-//! nsw index IVs of addresses are BASR's (src/addr/basr.rs, with its register rule), and this
+//! nsw index IVs of addresses are BASR's (src/llc/addr/basr.rs, with its register rule), and this
 //! pass runs in llc right after `codegenpreparescev`, on what BASR left in loops still over the
 //! target (run first, it took the 168 IVs of `pathological_ivs` from BASR: 48 -> 255
-//! registers); LLVM's LSR stays behind the LSR gate (src/lsr_gate.rs).
+//! registers); LLVM's LSR stays behind the LSR gate (src/llc/lsr_gate.rs).
 //!
 //! ```text
 //! ; before: two index IVs of step %s carried around the loop

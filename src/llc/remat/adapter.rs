@@ -1,15 +1,15 @@
 //! `nv-remat`'s IR adapter: builds the planner's [`Model`] from a function (the liveness graph
-//! of src/pressure, what each value's definition costs to recompute, where its uses are, loop
+//! of src/analysis/pressure, what each value's definition costs to recompute, where its uses are, loop
 //! depths), runs up to [`plan::ROUNDS`] rounds of planning and cloning, and reports: remarks
 //! (`-pass-remarks=nv-remat`, `-pass-remarks-missed=nv-remat`), `-nv-stats` counters and the
-//! `dump-remat` print. The C++ wrappers (src/shim/remat.cpp) call [`nvopt_remat_run_function`]
+//! `dump-remat` print. The C++ wrappers (src/llc/remat/remat.cpp) call [`nvopt_remat_run_function`]
 //! with the function, its LoopInfo and its OptimizationRemarkEmitter.
 use super::plan::{self, Kind, Model, Node, Params, Refusal, Remat};
-use crate::gpu::{addrspace, Sreg, PTX_KERNEL_CC};
-use crate::ir::facts::{self, RemarkArg, Remarks};
-use crate::ir::{self, loops};
+use crate::analysis::gpu::{addrspace, Sreg, PTX_KERNEL_CC};
+use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
+use crate::analysis::ir::{self, loops};
+use crate::analysis::pressure::{self, target};
 use crate::knobs::Knobs;
-use crate::pressure::{self, target};
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -255,7 +255,7 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
 }
 
 /// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
-/// `nv-remat-default-target` instead of the shared default (src/pressure/target.rs).
+/// `nv-remat-default-target` instead of the shared default (src/analysis/pressure/target.rs).
 pub fn own_target(k: &Knobs, t: target::Target) -> u32 {
     match t.source {
         target::Source::Default => k.nv_remat_default_target() as u32,
@@ -408,7 +408,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
             }
         }
         // First, once: the guarded loops over the target whose carried values reach their
-        // exit (src/remat/derotate.rs). They change the CFG, so the round starts again on the
+        // exit (src/llc/remat/derotate.rs). They change the CFG, so the round starts again on the
         // new IR; remat adds no blocks, and the LoopInfo of the loops not rewritten still holds
         // (the new top block of a rewritten loop is in none, which only its PHIs are in).
         if round == 0 && !out.under_target() && k.nv_remat_derotate() > 0 && !li.is_null() {

@@ -37,11 +37,11 @@
 //! bypasses to; that block has just those two predecessors, each of its PHIs takes a header
 //! PHI's initial value from the guard and the same PHI's next value from the latch, and no
 //! other value of the loop is used after it. At least `nv-remat-derotate` such PHIs (0: the
-//! rewrite is off); only loops with a block over the register target (src/pressure).
+//! rewrite is off); only loops with a block over the register target (src/analysis/pressure).
 use super::adapter::classify;
 use super::plan::Kind;
-use crate::ir::facts::{self, RemarkArg, Remarks};
-use crate::ir::{self, loops::Loop};
+use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
+use crate::analysis::ir::{self, loops::Loop};
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -369,12 +369,12 @@ pub unsafe fn run(
     if min_pairs == 0 || li.is_null() {
         return 0;
     }
-    let all = crate::ir::loops::preorder(li);
+    let all = crate::analysis::ir::loops::preorder(li);
     let mut done = 0;
     for &l in &all {
         // Rewrites change blocks and edges: read them again for each loop (innermost loops
         // are disjoint, so LoopInfo still describes the blocks of the loops not yet rewritten).
-        let blocks = crate::ir::function_blocks(f);
+        let blocks = crate::analysis::ir::function_blocks(f);
         if !blocks.iter().any(|&b| high.contains(&b) && l.contains(b)) {
             continue;
         }

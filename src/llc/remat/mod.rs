@@ -1,7 +1,7 @@
 //! `nv-remat`: cicc's "Register Rematerialization on NVVM IR", the last IR pass of llc for
 //! NVPTX (docs/CICC-FACTS.md "Register pressure and rematerialization": in cicc's llc it runs
 //! after `lower-aggr-copies`, before `alloca-hoisting` and instruction selection). Where the
-//! estimated register pressure of a function (src/pressure) exceeds its register target, it
+//! estimated register pressure of a function (src/analysis/pressure) exceeds its register target, it
 //! ends long live ranges of values that are cheap to compute again: each use outside the
 //! defining block gets a clone of the value's defining chain right before it, and the original
 //! goes when nothing uses it any more.
@@ -21,9 +21,9 @@
 //!   store float %acc, ptr addrspace(1) %p          store float %acc, ptr addrspace(1) %p.remat
 //! ```
 //!
-//! The algorithm (src/remat/plan.rs), per round, up to 5 rounds (cicc's count):
+//! The algorithm (src/llc/remat/plan.rs), per round, up to 5 rounds (cicc's count):
 //! 1. Pressure: per-block live-in sets and the largest number of 32-bit registers live at once
-//!    in each block (src/pressure). The target (src/pressure/target.rs): the kernel's launch bounds,
+//!    in each block (src/analysis/pressure). The target (src/analysis/pressure/target.rs): the kernel's launch bounds,
 //!    else `-nv-maxreg`, else `nv-remat-default-target` (48); `remat-maxreg-ceiling` caps it
 //!    further. Blocks whose
 //!    peak exceeds it are the high-pressure blocks; none: nothing to do.
@@ -51,7 +51,7 @@
 //!    ("no register freed": on the bench, cloning such values into a loop's only block raised
 //!    ptxas's spills under 24 registers, stencil3d_march 8 -> 36 bytes).
 //!
-//! Before the first round's clones, loops (src/remat/derotate.rs): a guarded (rotated)
+//! Before the first round's clones, loops (src/llc/remat/derotate.rs): a guarded (rotated)
 //! innermost loop with a block over the target, whose exit block receives its carried values
 //! (the initial ones on the guard's bypass edge), gets its test moved to a new top block, so
 //! that the carried values start once instead of once per path; ptxas stores the initial value
@@ -79,7 +79,7 @@
 //! target is 48 registers (`nv-remat-default-target`; 42 resident warps per SM on sm_90), not
 //! cicc's 80% of the current pressure (on the bench cicc's IR remat changed no kernel's
 //! registers at default bounds; 80% would clone code into every kernel whose pressure ptxas
-//! fits anyway). 48 rather than the other passes' 64 (src/pressure/target.rs): over the three
+//! fits anyway). 48 rather than the other passes' 64 (src/analysis/pressure/target.rs): over the three
 //! corpora it takes bisect's three kernels 44/42/44 -> 40 and bitonicSortShared1 40 -> 32
 //! (nvcc 32), and one kernel the other way, Rodinia's lud_diagonal 32 -> 40, whose estimated
 //! pressure (57) is far above what ptxas needs; no bench kernel changes (bench/RESULTS.md). cicc's `remat-iv`, `remat-add`, `no-remat` and

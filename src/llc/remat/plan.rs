@@ -1,7 +1,7 @@
 //! nv-remat's planner: one round of decisions on a [`Model`] of a function (no LLVM here). The
-//! adapter (src/remat/adapter.rs) builds the model from the IR, applies the plan and runs
+//! adapter (src/llc/remat/adapter.rs) builds the model from the IR, applies the plan and runs
 //! another round on the changed IR, up to [`ROUNDS`] rounds.
-use crate::pressure::{self, Graph, Pressure};
+use crate::analysis::pressure::{self, Graph, Pressure};
 
 /// Rounds per function (cicc: up to 5 rounds of candidates).
 pub const ROUNDS: usize = 5;
@@ -298,8 +298,8 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pressure::fixtures::{block, inst};
-    use crate::pressure::{Block, Inst, Phi, Units};
+    use crate::analysis::pressure::fixtures::{block, inst};
+    use crate::analysis::pressure::{Block, Inst, Phi, Units};
 
     fn node(block: Option<usize>, kind: Kind, operands: &[usize], sites: &[usize]) -> Node {
         Node { block, kind, operands: operands.to_vec(), sites: sites.to_vec() }

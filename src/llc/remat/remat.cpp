@@ -1,21 +1,21 @@
-// The pass wrappers of nv-remat (src/remat; docs/CICC-FACTS.md "Register pressure and
+// The pass wrappers of nv-remat (src/llc/remat; docs/CICC-FACTS.md "Register pressure and
 // rematerialization"): the new-PM function pass `nv-remat` (opt -passes=nv-remat) and the
 // legacy FunctionPass of the same name that src/codegen.rs inserts into llc's NVPTX pipeline
 // after nvptx-lower-aggr-copies (knob do-remat), and their registration. Each obtains the
 // function's LoopInfo and an OptimizationRemarkEmitter and hands them with the function to Rust
-// (src/remat/adapter.rs), which estimates, decides, clones and reports. No decisions here.
+// (src/llc/remat/adapter.rs), which estimates, decides, clones and reports. No decisions here.
 #include "llvm-c/Core.h"
 #include "register.h"
 
 using namespace llvm;
 
-// Rust (src/remat/adapter.rs): runs nv-remat on one function; whether it changed the IR.
+// Rust (src/llc/remat/adapter.rs): runs nv-remat on one function; whether it changed the IR.
 extern "C" bool nvopt_remat_run_function(LLVMValueRef F, const void *LI, void *ORE);
 
 namespace {
 
 struct Remat {
-  // The loop de-rotation (src/remat/derotate.rs) adds a block and changes edges.
+  // The loop de-rotation (src/llc/remat/derotate.rs) adds a block and changes edges.
   static constexpr unsigned Needs = NvNeedLoops | NvChangesCFG;
   static constexpr uint32_t LegacyArg = 0;
   static constexpr const char *Description = "Register rematerialization on IR (nvopt)";

@@ -1,4 +1,4 @@
-// Adapts LLVM's MachineFunction and LiveIntervals to nv-coalesce's planner (src/coalesce;
+// Adapts LLVM's MachineFunction and LiveIntervals to nv-coalesce's planner (src/machine/coalesce;
 // docs/CICC-FACTS.md "Register coalescing" and "NVPTX in LLVM 22 (for the coalescer)"):
 // the legacy MachineFunctionPass `nv-coalesce` and its PassRegistry entry (llc -run-pass; the
 // codegen callback, src/shim/codegen.cpp with src/codegen.rs, puts it after RegisterCoalescer), the facts collected per copy (COPY and the isMoveReg MOV_B*_r), and the oracle
@@ -36,7 +36,7 @@ using namespace llvm;
 
 namespace {
 
-// Mirrors src/coalesce/ffi.rs (RawWeight, RawFacts and the flag / source-definition codes).
+// Mirrors src/machine/coalesce/ffi.rs (RawWeight, RawFacts and the flag / source-definition codes).
 enum : uint32_t {
   DstVirtual = 1,
   SrcVirtual = 2,
@@ -103,7 +103,7 @@ public:
     return nvopt_coalesce_run(this, Facts.data(), Facts.size());
   }
 
-  // ---- oracle (src/coalesce/ffi.rs) ----
+  // ---- oracle (src/machine/coalesce/ffi.rs) ----
 
   MachineInstr *copy(uint32_t Id) const { return Id < Copies.size() ? Copies[Id] : nullptr; }
   static Register dst(const MachineInstr &MI) { return MI.getOperand(0).getReg(); }

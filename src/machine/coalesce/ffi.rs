@@ -1,4 +1,4 @@
-//! The boundary between `nv-coalesce`'s adapter (src/shim/coalesce.cpp) and the planner: the
+//! The boundary between `nv-coalesce`'s adapter (src/machine/coalesce/coalesce.cpp) and the planner: the
 //! facts the shim collects per copy, the oracle calls into LiveIntervals (and the remarks the
 //! shim emits for them), the knob reads, the pipeline-insertion decision and the statistics.
 //! Marshalling only.
@@ -16,7 +16,7 @@ pub struct RawWeight {
     pub(crate) spill: f64,
 }
 
-/// One copy, as the shim reports it (src/shim/coalesce.cpp, `RawFacts`).
+/// One copy, as the shim reports it (src/machine/coalesce/coalesce.cpp, `RawFacts`).
 #[repr(C)]
 #[derive(Clone, Copy, Default)]
 pub struct RawFacts {

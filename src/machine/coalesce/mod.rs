@@ -21,7 +21,7 @@
 //! instructions + spill weight + uses), merges a copy when its two live intervals do not
 //! interfere, retries the interfering ones while merges keep succeeding, and stops at
 //! `nv-coalesce-copy-limit` candidates or `nv-coalesce-limit` removals; the shim
-//! (src/shim/coalesce.cpp) adapts LLVM's MachineFunction and LiveIntervals to it, performs
+//! (src/machine/coalesce/coalesce.cpp) adapts LLVM's MachineFunction and LiveIntervals to it, performs
 //! each rewrite and updates LiveIntervals after it.
 //!
 //! Example (plugin-tests/coalesce/merge.mir: a sum loop after PHI elimination, with LLVM's

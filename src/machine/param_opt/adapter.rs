@@ -1,12 +1,12 @@
 //! nv-param-opt on a MachineFunction: reads the invariant loads the shim found
-//! (src/shim/param_opt.cpp), the kernel's register pressure from its IR (src/pressure), asks
+//! (src/machine/param_opt/param_opt.cpp), the kernel's register pressure from its IR (src/analysis/pressure), asks
 //! [`super::reissue_blocks`] and has the shim re-issue and erase. Remarks
 //! (`-pass-remarks[-missed]=nv-param-opt`, about the function) and `-nv-stats`.
 use super::{reissue_blocks, Function, Load};
-use crate::gpu::PTX_KERNEL_CC;
-use crate::ir::facts::{self, RemarkArg};
+use crate::analysis::gpu::PTX_KERNEL_CC;
+use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::pressure::{self, target};
 use crate::knobs::Knobs;
-use crate::pressure::{self, target};
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
 use std::ffi::{c_char, c_void, CStr};
@@ -87,7 +87,7 @@ fn remark(f: FunctionValue, missed: bool, text: &str) {
 /// Entry point from the machine pass; whether it changed the function.
 ///
 /// # Safety
-/// `host` is the live pass object (src/shim/param_opt.cpp) running on the machine function of
+/// `host` is the live pass object (src/machine/param_opt/param_opt.cpp) running on the machine function of
 /// the IR function `f`.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_param_opt_run(host: *mut c_void, f: LLVMValueRef) -> bool {

@@ -3,7 +3,7 @@
 //! re-issues `ld.param` next to the uses of kernel arguments). NVPTX's instruction selection
 //! loads every kernel argument once, in the entry block, so a parameter read only after a long
 //! loop holds a register through the whole loop. Where the kernel's estimated register pressure
-//! (src/pressure) exceeds its register target, this machine pass gives each block that reads a
+//! (src/analysis/pressure) exceeds its register target, this machine pass gives each block that reads a
 //! parameter outside the entry block its own `ld.param`, placed before the first reader there
 //! (before the terminators when only PHIs of successors read it there), and deletes the entry
 //! load when nothing reads it any more. Parameter space is read-only for a kernel and LLVM marks
@@ -25,7 +25,7 @@
 //! (`bench.py --maxreg 32 --variant nopo:nv-disable-param-opt=1`) the pass changes the PTX of 8
 //! of 35 files and their SASS is byte-identical (bench/RESULTS.md). It is kept, on by default as
 //! in cicc, for PTX whose live ranges say what the code needs; nvopt's IR rematerialization
-//! (src/remat) treats kernel parameters as free operands for the same reason.
+//! (src/llc/remat) treats kernel parameters as free operands for the same reason.
 //!
 //! Where: after llc's `machine-sink` (src/codegen.rs), not right after instruction selection as
 //! in cicc: LLVM's early MachineLICM hoists invariant loads out of loops and MachineCSE merges
@@ -41,7 +41,7 @@
 pub mod adapter;
 
 /// NVPTX's parameter address space.
-pub const PARAM_ADDRESS_SPACE: u32 = crate::gpu::addrspace::PARAM;
+pub const PARAM_ADDRESS_SPACE: u32 = crate::analysis::gpu::addrspace::PARAM;
 
 /// One invariant load the shim found: its address space, its block, and the blocks that read
 /// its register (for a PHI operand, the incoming block).

@@ -1,4 +1,4 @@
-// Adapts LLVM's MachineFunction to nv-param-opt (src/param_opt; docs/CICC-FACTS.md "Register
+// Adapts LLVM's MachineFunction to nv-param-opt (src/machine/param_opt; docs/CICC-FACTS.md "Register
 // pressure and rematerialization": cicc runs `param-opt` after ISel and re-issues ld.param next
 // to the uses of kernel arguments): the legacy MachineFunctionPass `nv-param-opt` and its
 // PassRegistry entry (llc -run-pass; src/codegen.rs inserts it after machine-sink), the facts
@@ -24,7 +24,7 @@
 
 using namespace llvm;
 
-// Rust (src/param_opt/adapter.rs): decides and asks for the edits; whether anything changed.
+// Rust (src/machine/param_opt/adapter.rs): decides and asks for the edits; whether anything changed.
 extern "C" bool nvopt_param_opt_run(void *Host, LLVMValueRef F);
 
 namespace {

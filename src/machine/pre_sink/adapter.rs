@@ -1,9 +1,9 @@
 //! nv-pre-sink on a MachineFunction: reads each candidate's facts from the shim
-//! (src/shim/pre_sink.cpp), asks [`super::decide`] and has the shim copy the instruction into
+//! (src/machine/pre_sink/pre_sink.cpp), asks [`super::decide`] and has the shim copy the instruction into
 //! the blocks that read it and erase it; up to [`super::ROUNDS`] rounds. Remarks
 //! (`-pass-remarks=nv-pre-sink`, about the function) and `-nv-stats`.
 use super::{applies, decide, Action, Facts, PASS, ROUNDS};
-use crate::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts::{self, RemarkArg};
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -142,7 +142,7 @@ fn remark(f: FunctionValue, moved: u64) {
 /// Entry point from the machine pass; whether it changed the function.
 ///
 /// # Safety
-/// `host` is the live pass object (src/shim/pre_sink.cpp) running on the machine function of
+/// `host` is the live pass object (src/machine/pre_sink/pre_sink.cpp) running on the machine function of
 /// the IR function `f`.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_pre_sink_run(host: *mut c_void, f: LLVMValueRef) -> bool {
@@ -150,7 +150,7 @@ pub unsafe extern "C" fn nvopt_pre_sink_run(host: *mut c_void, f: LLVMValueRef) 
         return false;
     }
     let Some(func) = FunctionValue::new(f) else { return false };
-    let target = crate::pressure::target::for_function(func, &Knobs::current());
+    let target = crate::analysis::pressure::target::for_function(func, &Knobs::current());
     if !applies(target.source) {
         crate::stats::add(PASS, "functions left alone: register cap", 1);
         return false;

@@ -65,7 +65,7 @@
 //! Knob `nv-disable-pre-sink`. Remarks (`-pass-remarks=nv-pre-sink`, one per function changed)
 //! and `-nv-stats` counters, refusals included. The facts (liveness of one register: backward
 //! reachability from its readers, stopped at its definition; loops) and the edits are the
-//! shim's (src/shim/pre_sink.cpp); the decision is here.
+//! shim's (src/machine/pre_sink/pre_sink.cpp); the decision is here.
 pub mod adapter;
 
 pub const PASS: &str = "nv-pre-sink";
@@ -108,7 +108,7 @@ pub const CHEAP_OPCODE_PREFIXES: [&str; 15] = [
     "MOV_B64_sym",
 ];
 
-/// Operand facts, as the shim codes them (src/shim/pre_sink.cpp, enum OperandFact): not live
+/// Operand facts, as the shim codes them (src/machine/pre_sink/pre_sink.cpp, enum OperandFact): not live
 /// where the result is read; live at the start of every block that reads the result; read by
 /// the candidate alone and no wider than its result.
 pub const OPERAND_NOT_LIVE: u8 = 0;
@@ -159,8 +159,8 @@ impl Refusal {
 
 /// Whether the pass works on a function whose register target comes from `source`: only
 /// without a cap (see the module header).
-pub fn applies(source: crate::pressure::target::Source) -> bool {
-    source == crate::pressure::target::Source::Default
+pub fn applies(source: crate::analysis::pressure::target::Source) -> bool {
+    source == crate::analysis::pressure::target::Source::Default
 }
 
 fn cheap(opcode: &str) -> bool {
@@ -284,7 +284,7 @@ mod tests {
 
     #[test]
     fn functions_with_a_register_cap_are_left_alone() {
-        use crate::pressure::target::Source;
+        use crate::analysis::pressure::target::Source;
         assert!(applies(Source::Default));
         assert!(!applies(Source::LaunchBounds));
         assert!(!applies(Source::Knob));

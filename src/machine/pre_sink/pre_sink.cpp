@@ -1,4 +1,4 @@
-// Adapts LLVM's MachineFunction to nv-pre-sink (src/pre_sink): the legacy MachineFunctionPass
+// Adapts LLVM's MachineFunction to nv-pre-sink (src/machine/pre_sink): the legacy MachineFunctionPass
 // `nv-pre-sink` and its PassRegistry entry (llc -run-pass; src/codegen.rs inserts it after
 // machine-sink, i.e. after MachineCSE), the facts Rust reads per candidate instruction (its
 // opcode name, its block, the blocks that read its register, and liveness facts: whether the
@@ -26,12 +26,12 @@
 
 using namespace llvm;
 
-// Rust (src/pre_sink/adapter.rs): decides and asks for the edits; whether anything changed.
+// Rust (src/machine/pre_sink/adapter.rs): decides and asks for the edits; whether anything changed.
 extern "C" bool nvopt_pre_sink_run(void *Host, LLVMValueRef F);
 
 namespace {
 
-// Per operand of a candidate, what operandFacts reports (codes shared with src/pre_sink/mod.rs,
+// Per operand of a candidate, what operandFacts reports (codes shared with src/machine/pre_sink/mod.rs,
 // OPERAND_*).
 enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2, OnlyReaderOfLive = 3 };
 

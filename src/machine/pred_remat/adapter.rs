@@ -1,10 +1,10 @@
 //! nv-pred-remat on a MachineFunction: for each loop (inner loops first) reads the predicates
-//! live into its header from the shim (src/shim/pred_remat.cpp), asks [`super::choose`] and
+//! live into its header from the shim (src/machine/pred_remat/pred_remat.cpp), asks [`super::choose`] and
 //! has the shim copy each chosen compare into the loop's blocks that read it and erase the
 //! original when nothing else reads it. Remarks (`-pass-remarks=nv-pred-remat`, about the
 //! function) and `-nv-stats`.
 use super::{choose, Facts, PASS};
-use crate::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts::{self, RemarkArg};
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -129,7 +129,7 @@ fn remark(f: FunctionValue, moved: u64) {
 /// Entry point from the machine pass; whether it changed the function.
 ///
 /// # Safety
-/// `host` is the live pass object (src/shim/pred_remat.cpp) running on the machine function
+/// `host` is the live pass object (src/machine/pred_remat/pred_remat.cpp) running on the machine function
 /// of the IR function `f`.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_pred_remat_run(host: *mut c_void, f: LLVMValueRef) -> bool {

@@ -39,7 +39,7 @@
 //! and `nv-pred-remat-budget`. Remarks (`-pass-remarks=nv-pred-remat`, one per function
 //! changed) and `-nv-stats` counters, refusals included. The facts (liveness of one register:
 //! backward reachability from its readers, stopped at its definition; loops) and the edits are
-//! the shim's (src/shim/pred_remat.cpp); the decision is here.
+//! the shim's (src/machine/pred_remat/pred_remat.cpp); the decision is here.
 pub mod adapter;
 
 pub const PASS: &str = "nv-pred-remat";

@@ -1,4 +1,4 @@
-// Adapts LLVM's MachineFunction to nv-pred-remat (src/pred_remat): the legacy
+// Adapts LLVM's MachineFunction to nv-pred-remat (src/machine/pred_remat): the legacy
 // MachineFunctionPass `nv-pred-remat` and its PassRegistry entry (llc -run-pass;
 // src/codegen.rs inserts it after machine-sink, i.e. after early MachineLICM and MachineCSE),
 // the facts Rust reads per loop (the predicate registers live into its header and, for each,
@@ -25,7 +25,7 @@
 
 using namespace llvm;
 
-// Rust (src/pred_remat/adapter.rs): decides and asks for the edits; whether anything changed.
+// Rust (src/machine/pred_remat/adapter.rs): decides and asks for the edits; whether anything changed.
 extern "C" bool nvopt_pred_remat_run(void *Host, LLVMValueRef F);
 
 namespace {

@@ -1,9 +1,9 @@
 //! nv-sreg-order on a MachineFunction: reads the entry block's opcode names from the shim
-//! (src/shim/sreg_order.cpp), asks [`super::hoisted`] and has the shim move those instructions
+//! (src/machine/sreg_order/sreg_order.cpp), asks [`super::hoisted`] and has the shim move those instructions
 //! to the start of the block. Remarks (`-pass-remarks=nv-sreg-order`, about the function) and
 //! `-nv-stats`.
 use super::{hoisted, PASS};
-use crate::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts::{self, RemarkArg};
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -65,7 +65,7 @@ fn remark(f: FunctionValue, moved: usize) {
 /// Entry point from the machine pass; whether it changed the function.
 ///
 /// # Safety
-/// `host` is the live pass object (src/shim/sreg_order.cpp) running on the machine function of
+/// `host` is the live pass object (src/machine/sreg_order/sreg_order.cpp) running on the machine function of
 /// the IR function `f`.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_sreg_order_run(host: *mut c_void, f: LLVMValueRef) -> bool {

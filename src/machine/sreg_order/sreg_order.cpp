@@ -1,4 +1,4 @@
-// Adapts LLVM's MachineFunction to nv-sreg-order (src/sreg_order): the legacy
+// Adapts LLVM's MachineFunction to nv-sreg-order (src/machine/sreg_order): the legacy
 // MachineFunctionPass `nv-sreg-order` and its PassRegistry entry (llc -run-pass; src/codegen.rs
 // inserts it after machine-scheduler), the opcode names of the entry block's instructions for
 // Rust, and the one edit Rust asks for: move the instructions it names, in its order, to the
@@ -16,7 +16,7 @@
 
 using namespace llvm;
 
-// Rust (src/sreg_order/adapter.rs): decides and asks for the move; whether anything changed.
+// Rust (src/machine/sreg_order/adapter.rs): decides and asks for the move; whether anything changed.
 extern "C" bool nvopt_sreg_order_run(void *Host, LLVMValueRef F);
 
 namespace {

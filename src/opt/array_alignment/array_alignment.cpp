@@ -1,5 +1,5 @@
 // The pass plumbing of nv-set-local-array-alignment (a function pass) and
-// nv-set-global-array-alignment (a module pass); the passes are src/array_alignment, in Rust.
+// nv-set-global-array-alignment (a module pass); the passes are src/opt/array_alignment, in Rust.
 // New-PM passes for opt -passes= and the nvopt pipelines' nv:set-local-array-alignment and
 // nv:set-global-array-alignment slots. No decisions here.
 #include "llvm-c/Types.h"

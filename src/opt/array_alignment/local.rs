@@ -1,13 +1,13 @@
 //! `nv-set-local-array-alignment`: the private-array half of the array-alignment passes (the
-//! rule, refusals and knobs are in the module header, src/array_alignment/mod.rs). A function
+//! rule, refusals and knobs are in the module header, src/opt/array_alignment/mod.rs). A function
 //! pass: each `alloca` of an array or struct type, or of a constant count above one, is an
 //! array; static ones (a constant count, in the entry block) are raised by the rule.
 use super::{
     alignment_for, alloc_size, bound, is_aggregate, offset_alignment, propagate, reason, Decision,
     Kept,
 };
-use crate::ir::facts::{operand_text, RemarkArg, Remarks};
-use crate::ir::{self};
+use crate::analysis::ir::facts::{operand_text, RemarkArg, Remarks};
+use crate::analysis::ir::{self};
 use crate::knobs::Knobs;
 use inkwell::values::InstructionOpcode;
 use llvm_sys::core::*;
@@ -253,7 +253,7 @@ fn split_zeroing(td: LLVMTargetDataRef, alloca: LLVMValueRef, align: u64) -> u64
 }
 
 /// Runs `nv-set-local-array-alignment` on one function (called by the pass plumbing in
-/// src/shim/array_alignment.cpp); whether it changed the IR.
+/// src/opt/array_alignment/array_alignment.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `f` is a live function definition and `ore` its `llvm::OptimizationRemarkEmitter`.

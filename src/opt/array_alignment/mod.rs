@@ -50,7 +50,7 @@
 //!
 //! A `memset` that zeroes a whole raised private array (`float r[8] = {}`) is replaced by stores
 //! of zero vectors of the array's element type, as wide as the new alignment allows (two
-//! `store <4 x float> zeroinitializer` for `float[8]`; src/array_alignment/local.rs). Left a
+//! `store <4 x float> zeroinitializer` for `float[8]`; src/opt/array_alignment/local.rs). Left a
 //! memset, it would be lowered by its new alignment into 8-byte stores, and ptxas keeps an array
 //! reached by 8-byte and 4-byte accesses in local memory where it otherwise moves it to
 //! registers: llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5` (`result[8]`,
@@ -101,7 +101,7 @@
 pub mod local;
 pub mod shared;
 
-use crate::ir;
+use crate::analysis::ir;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement, LLVMTargetDataRef};

@@ -1,12 +1,12 @@
 //! `nv-set-global-array-alignment`: the `__shared__` half of the array-alignment passes (the
-//! rule, refusals and knobs are in the module header, src/array_alignment/mod.rs). A module
+//! rule, refusals and knobs are in the module header, src/opt/array_alignment/mod.rs). A module
 //! pass: each global variable of the shared address space (3) whose type is an array or a
 //! struct is raised by the rule when this module defines it for good (a strong definition
 //! outside any explicit section). Globals of other address spaces are left alone.
 use super::{alignment_for, alloc_size, bound, is_aggregate, propagate, reason, Decision, Kept};
-use crate::gpu::addrspace;
-use crate::ir::facts::{self, RemarkArg};
-use crate::ir::{self};
+use crate::analysis::gpu::addrspace;
+use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::{self};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
@@ -97,7 +97,9 @@ fn anchor(m: LLVMModuleRef, v: LLVMValueRef) -> Option<LLVMValueRef> {
         }
     }
     // SAFETY: live functions, only read.
-    crate::ir::module_functions(m).into_iter().find(|&f| unsafe { LLVMIsDeclaration(f) == 0 })
+    crate::analysis::ir::module_functions(m)
+        .into_iter()
+        .find(|&f| unsafe { LLVMIsDeclaration(f) == 0 })
 }
 
 fn counter(d: Decision) -> &'static str {
@@ -182,7 +184,7 @@ fn run(m: LLVMModuleRef, knobs: &Knobs) -> bool {
 }
 
 /// Runs `nv-set-global-array-alignment` on a module (called by the pass plumbing in
-/// src/shim/array_alignment.cpp); whether it changed the IR.
+/// src/opt/array_alignment/array_alignment.cpp); whether it changed the IR.
 ///
 /// # Safety
 /// `m` is a live module that no one else changes during the call.

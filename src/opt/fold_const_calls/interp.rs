@@ -71,8 +71,8 @@ pub struct Flags {
     pub nneg: bool,
 }
 
-/// Integer comparison predicates: the one definition in src/scev_sources.
-pub use crate::scev_sources::wrap::Pred;
+/// Integer comparison predicates: the one definition in src/analysis/scev_sources.
+pub use crate::analysis::scev_sources::wrap::Pred;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastOp {

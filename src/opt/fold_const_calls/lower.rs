@@ -6,7 +6,7 @@ use super::interp::{
     BinOp, Block, CastOp, Flags, Func, FuncId, Inst, Intrinsic, Op, Operand, Phi, Pred, Program,
     Refusal, Term,
 };
-use crate::ir::name;
+use crate::analysis::ir::name;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
@@ -104,7 +104,7 @@ impl Program for Lowering {
 fn opcode_text(i: LLVMValueRef) -> String {
     // SAFETY: callers pass a live instruction.
     let inst = unsafe { InstructionValue::new(i) };
-    crate::ir::facts::opcode_name(inst).to_string_lossy().into_owned()
+    crate::analysis::ir::facts::opcode_name(inst).to_string_lossy().into_owned()
 }
 
 fn unsupported(why: impl Into<String>) -> Refusal {

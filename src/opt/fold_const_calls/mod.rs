@@ -87,8 +87,8 @@
 pub mod interp;
 pub mod lower;
 
-use crate::ir::facts::{self, RemarkArg};
-use crate::ir::name;
+use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::name;
 use crate::knobs::Knobs;
 use interp::{evaluate, FuncId, Limits, Refusal};
 use llvm_sys::core::*;
@@ -148,7 +148,7 @@ fn candidate(i: LLVMValueRef) -> Option<(Candidate, Option<Refusal>)> {
 
 /// Every function definition of the module that the pass may change (not `optnone`).
 fn callers(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
-    let fns = crate::ir::module_functions(m);
+    let fns = crate::analysis::ir::module_functions(m);
     // SAFETY: live functions, only read.
     fns.into_iter()
         .filter(|&f| unsafe { LLVMIsDeclaration(f) == 0 } && !has_fn_attr(f, "optnone"))

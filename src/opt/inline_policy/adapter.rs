@@ -1,11 +1,11 @@
 //! `nv-inline-advisor`'s IR adapter: reads the facts of one call site that [`threshold`] needs
 //! (whether the caller is a kernel; which arguments are the address of a private aggregate of
 //! the caller) through llvm-sys, and counts the decisions in `-nv-stats`. The C++ advisor
-//! (src/shim/inline_advisor.cpp) calls [`nvopt_inline_threshold`] once per call site it
+//! (src/opt/inline_policy/inline_advisor.cpp) calls [`nvopt_inline_threshold`] once per call site it
 //! judges.
 use super::{threshold, Params, Site, PASS};
-use crate::gpu::PTX_KERNEL_CC;
-use crate::ir;
+use crate::analysis::gpu::PTX_KERNEL_CC;
+use crate::analysis::ir;
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;

@@ -1,4 +1,4 @@
-// nvopt's inlining policy, plumbing only (the policy is src/inline_policy, in Rust): the module
+// nvopt's inlining policy, plumbing only (the policy is src/opt/inline_policy, in Rust): the module
 // pass `nv-inline-advisor`, which the nvopt pipelines run right before their `cgscc(inline)`
 // slot, installs an InlineAdvisor whose threshold for each call site Rust chooses. LLVM's
 // InlinerPass takes its advisor from the module's InlineAdvisorAnalysis, and that analysis
@@ -10,7 +10,7 @@
 //
 // The advisor computes each call site's cost exactly as LLVM's DefaultInlineAdvisor does
 // (getInlineCost, shouldInline, the same remarks), with getInlineParams(T) for the threshold T
-// that Rust returns for that call (src/inline_policy: nvopt_inline_threshold). No decisions
+// that Rust returns for that call (src/opt/inline_policy: nvopt_inline_threshold). No decisions
 // here.
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
@@ -30,7 +30,7 @@
 
 using namespace llvm;
 
-// Rust (src/inline_policy/mod.rs): the threshold (InlineParams::DefaultThreshold) for one call
+// Rust (src/opt/inline_policy/mod.rs): the threshold (InlineParams::DefaultThreshold) for one call
 // site, given LLVM's inlining threshold multiplier for its callee.
 extern "C" int nvopt_inline_threshold(LLVMValueRef Call, unsigned LLVMMultiplier);
 

@@ -1,7 +1,7 @@
 //! `nv-inline-advisor`: nvopt's inlining policy, cicc 13.5's thresholds as its own inliner
 //! reports them. The nvopt pipelines run LLVM's CGSCC inliner where cicc's tables have it
 //! (`cgscc(inline)` at O2/O3, Ofcmid and Ofcmin; at O1 too, see below); this module pass, right
-//! before it, installs an InlineAdvisor (src/shim/inline_advisor.cpp) that asks
+//! before it, installs an InlineAdvisor (src/opt/inline_policy/inline_advisor.cpp) that asks
 //! [`threshold`] for every call site and otherwise judges exactly as LLVM's default advisor
 //! (InlineCost's cost of the callee at that site, the same remarks).
 //!

@@ -1,5 +1,5 @@
 // The pass plumbing of nv-ipmsp (inter-procedural memory-space propagation; the pass is
-// src/ipmsp, in Rust): a new-PM module pass for opt -passes=nv-ipmsp and the nvopt pipelines'
+// src/opt/ipmsp, in Rust): a new-PM module pass for opt -passes=nv-ipmsp and the nvopt pipelines'
 // nv:ipmsp slot, and the two edits the C API lacks: cloning a function (CloneFunction) and
 // running upstream infer-address-spaces on a function Rust names. No decisions here.
 #include "llvm-c/Types.h"

@@ -19,7 +19,7 @@
 //! ```
 //!
 //! **Analysis.** A function is eligible when it is a definition with internal or private
-//! linkage (whole-program mode makes every device function so, src/internalize.rs), not a
+//! linkage (whole-program mode makes every device function so, src/opt/internalize.rs), not a
 //! kernel, not variadic, and every use of it is a direct call of it with its own type (its
 //! address is not taken, so every caller is in view). For each generic (`ptr`, space 0)
 //! parameter the space is the meet over all call sites of the actual argument's space, walked
@@ -56,7 +56,7 @@
 //! **Cloning.** Where every call site passes a known space but not all the same (a member
 //! function called on a `__shared__` object and on a global one), the call sites are grouped
 //! by the spaces they pass for those parameters; the function keeps the first group and each
-//! further group gets a clone (`@f.as1`, LLVM's `CloneFunction` through src/shim/ipmsp.cpp)
+//! further group gets a clone (`@f.as1`, LLVM's `CloneFunction` through src/opt/ipmsp/ipmsp.cpp)
 //! to which its call sites are redirected; then the analysis runs again, so a clone's own
 //! callees are specialized or cloned in turn (at most 16 rounds). `nv-ipmsp-max-clones`
 //! (default 4) bounds the clones made from one original function, over all rounds.
@@ -78,8 +78,8 @@
 //! run by name does nothing too), `nv-ipmsp-max-clones`.
 pub mod solve;
 
-use crate::gpu::PTX_KERNEL_CC;
-use crate::ir::{self, facts, facts::RemarkArg};
+use crate::analysis::gpu::PTX_KERNEL_CC;
+use crate::analysis::ir::{self, facts, facts::RemarkArg};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
@@ -152,7 +152,7 @@ unsafe fn is_kernel(f: LLVMValueRef) -> bool {
 }
 
 unsafe fn has_byval(f: LLVMValueRef, i: u32) -> bool {
-    let kind = crate::ir::attribute_kind(c"byval");
+    let kind = crate::analysis::ir::attribute_kind(c"byval");
     !LLVMGetEnumAttributeAtIndex(f, i + 1, kind).is_null()
 }
 
@@ -236,7 +236,7 @@ unsafe fn leaves(v: LLVMValueRef, idx: &HashMap<LLVMValueRef, usize>) -> Vec<Lea
             }
             // A private object: NVPTX allocas live in local memory (llc's nvptx-lower-alloca
             // casts each to the local space).
-            Some(LLVMAlloca) => out.push(Leaf::Known(crate::gpu::addrspace::LOCAL)),
+            Some(LLVMAlloca) => out.push(Leaf::Known(crate::analysis::gpu::addrspace::LOCAL)),
             Some(LLVMCall) => match idx.get(&LLVMGetCalledValue(v)) {
                 Some(&fi) => out.push(Leaf::Ret(fi)),
                 None => out.push(Leaf::Unknown),
@@ -247,7 +247,7 @@ unsafe fn leaves(v: LLVMValueRef, idx: &HashMap<LLVMValueRef, usize>) -> Vec<Lea
                 let i =
                     params(f).iter().position(|&p| p == v).expect("a parameter of its function");
                 if is_kernel(f) && !has_byval(f, i as u32) {
-                    out.push(Leaf::Known(crate::gpu::addrspace::GLOBAL));
+                    out.push(Leaf::Known(crate::analysis::gpu::addrspace::GLOBAL));
                 } else if let Some(&fi) = idx.get(&f) {
                     out.push(Leaf::Param(fi, i));
                 } else {
@@ -263,7 +263,7 @@ unsafe fn leaves(v: LLVMValueRef, idx: &HashMap<LLVMValueRef, usize>) -> Vec<Lea
 unsafe fn view(m: LLVMModuleRef) -> View {
     let mut fns = Vec::new();
     let mut refused = Vec::new();
-    let all = crate::ir::module_functions(m);
+    let all = crate::analysis::ir::module_functions(m);
     for &f in &all {
         match eligibility(f) {
             Ok(true) => fns.push(f),
@@ -276,7 +276,7 @@ unsafe fn view(m: LLVMModuleRef) -> View {
     // order): the original keeps the group of its first call site when it is cloned.
     let mut calls: Vec<Vec<LLVMValueRef>> = vec![Vec::new(); fns.len()];
     for &g in &all {
-        for i in crate::ir::function_raw_instructions(g) {
+        for i in crate::analysis::ir::function_raw_instructions(g) {
             if !LLVMIsACallInst(i).is_null() {
                 if let Some(&fi) = idx.get(&LLVMGetCalledValue(i)) {
                     calls[fi].push(i);
@@ -311,7 +311,7 @@ unsafe fn view(m: LLVMModuleRef) -> View {
         let returns_ptr = returns_generic_ptr(f);
         let mut rets = Vec::new();
         if returns_ptr {
-            for i in crate::ir::function_raw_instructions(f) {
+            for i in crate::analysis::ir::function_raw_instructions(f) {
                 if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMRet && LLVMGetNumOperands(i) == 1
                 {
                     rets.extend(leaves(LLVMGetOperand(i, 0), &idx));
@@ -571,7 +571,7 @@ unsafe fn rewrite(v: &View, s: &Solution, max: i64, clones: &Clones) -> Vec<LLVM
     changed
 }
 
-/// Runs `nv-ipmsp` on a module (called by the pass plumbing in src/shim/ipmsp.cpp, which
+/// Runs `nv-ipmsp` on a module (called by the pass plumbing in src/opt/ipmsp/ipmsp.cpp, which
 /// passes its FunctionAnalysisManager for the infer-address-spaces runs); whether it changed
 /// the IR.
 ///
@@ -582,7 +582,7 @@ unsafe fn rewrite(v: &View, s: &Solution, max: i64, clones: &Clones) -> Vec<LLVM
 pub unsafe extern "C" fn nvopt_ipmsp_run(m: LLVMModuleRef, fam: *mut c_void) -> bool {
     let triple = CStr::from_ptr(LLVMGetTarget(m));
     let knobs = Knobs::current();
-    if !knobs.do_ip_msp() || !crate::internalize::applies_to_triple(triple.to_bytes()) {
+    if !knobs.do_ip_msp() || !crate::opt::internalize::applies_to_triple(triple.to_bytes()) {
         return false;
     }
     let max = knobs.nv_ipmsp_max_clones();

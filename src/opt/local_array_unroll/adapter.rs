@@ -1,5 +1,5 @@
 //! `nv-local-array-unroll`'s IR adapter: reads one function through inkwell and llvm-sys (its
-//! loops through src/ir/loops.rs) into the rule's [`Model`], runs [`plan`], adds
+//! loops through src/analysis/ir/loops.rs) into the rule's [`Model`], runs [`plan`], adds
 //! `llvm.loop.unroll.full` to the chosen loops, and reports each array's verdict as a remark and
 //! in the statistics. The C++ pass wrapper (src/shim/unroll_marks.cpp) calls
 //! [`nvopt_local_array_unroll_run`] with the function, its LoopInfo, ScalarEvolution and
@@ -12,11 +12,11 @@
 //! operands need; anything else (a load, a call, an argument, a PHI merging control flow) makes
 //! the offset non-constant whatever is unrolled.
 use super::{plan, Access, Array, LoopFacts, Model, Params, Verdict, PASS};
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
-use crate::ir::{self, block_of};
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::ir::{self, block_of};
+use crate::analysis::search_budgets::LOCAL_ARRAY_INDEX_MAX_DEPTH;
 use crate::knobs::Knobs;
-use crate::search_budgets::LOCAL_ARRAY_INDEX_MAX_DEPTH;
 use inkwell::values::{FunctionValue, InstructionOpcode, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
@@ -239,7 +239,7 @@ impl Reader {
         let r = self.needs_of_instruction(v, depth);
         if r.is_none() && log::log_enabled!(log::Level::Trace) {
             // SAFETY: a live value.
-            let text = unsafe { crate::ir::facts::operand_text(v) };
+            let text = unsafe { crate::analysis::ir::facts::operand_text(v) };
             log::trace!(
                 "{PASS}: {} is not constant after unrolling",
                 String::from_utf8_lossy(&text)
@@ -329,8 +329,8 @@ fn pure_intrinsic(call: LLVMValueRef) -> bool {
     // SAFETY: a live call instruction.
     let i = unsafe { InstructionValue::new(call) };
     ir::callee_name(call).starts_with("llvm.")
-        && !crate::ir::facts::may_read_or_write_memory(i)
-        && !crate::ir::facts::may_have_side_effects(i)
+        && !crate::analysis::ir::facts::may_read_or_write_memory(i)
+        && !crate::analysis::ir::facts::may_have_side_effects(i)
 }
 
 /// An alloca whose element count is a constant (a static, fixed-size private array).
@@ -392,11 +392,11 @@ fn remark(
     }
     // SAFETY: a live alloca of the function.
     let at = unsafe { InstructionValue::new(alloca) };
-    let name = unsafe { crate::ir::facts::operand_text(alloca) };
+    let name = unsafe { crate::analysis::ir::facts::operand_text(alloca) };
     let header = |l: usize| {
         let h = reader.loops[l].header();
         // SAFETY: a live loop header of the function.
-        let text = unsafe { crate::ir::facts::operand_text(LLVMBasicBlockAsValue(h)) };
+        let text = unsafe { crate::analysis::ir::facts::operand_text(LLVMBasicBlockAsValue(h)) };
         String::from_utf8_lossy(&text).into_owned()
     };
     let elements = array.elements.to_string();

@@ -1,16 +1,16 @@
 //! `nv-pressure-unroll-guard`'s IR adapter: reads each innermost loop of one function into the
-//! rule's [`LoopFacts`] (its loops through src/ir/loops.rs, its pressure through src/pressure),
+//! rule's [`LoopFacts`] (its loops through src/analysis/ir/loops.rs, its pressure through src/analysis/pressure),
 //! runs [`judge`], adds `llvm.loop.unroll.disable` to the loops it marks, and reports each
 //! decision as a remark and in the statistics. The C++ pass wrapper (src/shim/unroll_marks.cpp)
 //! calls [`nvopt_pressure_unroll_guard_run`] with the function, its LoopInfo, ScalarEvolution
 //! and OptimizationRemarkEmitter.
 use super::{judge, LoopFacts, Params, Verdict, PASS};
-use crate::ir;
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
+use crate::analysis::ir;
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::pressure::target::Source;
+use crate::analysis::search_budgets::PRESSURE_GUARD_MAX_DEPTH;
 use crate::knobs::Knobs;
-use crate::pressure::target::Source;
-use crate::search_budgets::PRESSURE_GUARD_MAX_DEPTH;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;
@@ -58,7 +58,7 @@ unsafe fn loaded_registers(f: FunctionValue, l: Loop) -> u64 {
             if LLVMIsALoadInst(v).is_null() {
                 continue;
             }
-            if let Some(u) = crate::pressure::ir::units(LLVMTypeOf(v), module) {
+            if let Some(u) = crate::analysis::pressure::ir::units(LLVMTypeOf(v), module) {
                 regs = regs.saturating_add(u64::from(u.regs));
             }
         }
@@ -170,9 +170,11 @@ unsafe fn read(f: FunctionValue, li: *const c_void, se: *mut c_void, capped: boo
     }
     if capped && !out.is_empty() {
         let headers: Vec<_> = out.iter().map(|r| r.lp.header()).collect();
-        let kernel = f.get_call_conventions() == crate::gpu::PTX_KERNEL_CC;
+        let kernel = f.get_call_conventions() == crate::analysis::gpu::PTX_KERNEL_CC;
         let mut remat = Remat { kernel, memo: HashMap::new() };
-        for (r, values) in out.iter_mut().zip(crate::pressure::carried_values(f, &headers)) {
+        for (r, values) in
+            out.iter_mut().zip(crate::analysis::pressure::carried_values(f, &headers))
+        {
             r.facts.carried = values
                 .iter()
                 .filter(|&&(v, _)| !remat.recomputable(v, 0))
@@ -252,7 +254,7 @@ pub unsafe extern "C" fn nvopt_pressure_unroll_guard_run(
 ) -> bool {
     let f = ir::function(f);
     let knobs = Knobs::current();
-    let target = crate::pressure::target::for_function(f, &knobs);
+    let target = crate::analysis::pressure::target::for_function(f, &knobs);
     let params = Params {
         factor: knobs.nv_pressure_unroll_guard_factor().max(1) as u64,
         cap: (target.source != Source::Default).then_some(u64::from(target.regs)),

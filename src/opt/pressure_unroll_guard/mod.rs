@@ -13,12 +13,12 @@
 //! 12); with `.pragma "nounroll"` on the loop, no spill. The rule, per innermost loop `L`:
 //!
 //! 1. the function has a register cap that ptxas must obey: launch bounds or `-nv-maxreg`
-//!    (src/pressure/target.rs); without one ptxas allocates what its unrolled schedule needs,
+//!    (src/analysis/pressure/target.rs); without one ptxas allocates what its unrolled schedule needs,
 //!    and no spill follows;
 //! 2. `L` has no constant trip count (ptxas fully unrolls short constant-trip loops; that case
 //!    is nv-texture-unroll-guard's), and no unroll pragma of the user's or of an nvopt pass;
 //! 3. `carried` = the 32-bit registers live into `L`'s header, its PHIs included
-//!    (src/pressure), less the values ptxas recomputes wherever it needs them instead of
+//!    (src/analysis/pressure), less the values ptxas recomputes wherever it needs them instead of
 //!    holding them: a kernel's parameters (the constant bank; a device function's arguments
 //!    arrive in registers and count), special registers fixed for the
 //!    thread (`%tid`, `%ctaid`, ...) and casts, arithmetic, compares and addresses built only

@@ -1,13 +1,13 @@
-//! `nv-shuffle-loop-unroll`'s IR adapter: reads one function's loops (src/ir/loops.rs) and its
+//! `nv-shuffle-loop-unroll`'s IR adapter: reads one function's loops (src/analysis/ir/loops.rs) and its
 //! warp shuffles with a non-constant member mask into the rule's [`Model`], runs [`plan`], adds
 //! `llvm.loop.unroll.disable` to the chosen loops and reports each decision as a remark and in
 //! the statistics. The C++ pass wrapper (src/shim/unroll_marks.cpp) calls
 //! [`nvopt_shuffle_loop_unroll_run`] with the function, its LoopInfo and its
 //! OptimizationRemarkEmitter.
 use super::{plan, LoopFacts, Model, Plan, PASS, SHUFFLE_PREFIX};
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
-use crate::ir::{self, block_of};
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::ir::{self, block_of};
 use inkwell::values::{InstructionOpcode, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;

@@ -1,16 +1,16 @@
-//! `nv-stride-loop-unroll`'s IR adapter: reads each loop's facts (src/ir/loops.rs: nesting,
+//! `nv-stride-loop-unroll`'s IR adapter: reads each loop's facts (src/analysis/ir/loops.rs: nesting,
 //! metadata, exits, ScalarEvolution's trip count and the idiom of its induction variable; the
 //! loop's instructions for its size and convergent calls), runs [`decide`], adds `llvm.loop.unroll.count` to the chosen loops and
 //! reports each decision as a remark and in the statistics. The C++ pass wrapper
 //! (src/shim/unroll_marks.cpp) calls [`nvopt_stride_loop_unroll_run`] with the function, its
 //! LoopInfo, ScalarEvolution and OptimizationRemarkEmitter.
 use super::{decide, Limits, LoopFacts, Refusal, Trip, PASS};
-use crate::ir;
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
+use crate::analysis::ir;
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::scev_sources::ffi::decode_terms;
+use crate::analysis::scev_sources::idiom::{classify, Idiom};
 use crate::knobs::Knobs;
-use crate::scev_sources::ffi::decode_terms;
-use crate::scev_sources::idiom::{classify, Idiom};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::LLVMAttributeFunctionIndex;
@@ -55,7 +55,7 @@ unsafe fn body(bbs: &[LLVMBasicBlockRef], convergent: u32) -> (u32, bool) {
 }
 
 /// Whether the induction variable loop `l`'s exit compare tests is a block-stride recurrence
-/// (`{.. + tid, +, ntid}`, src/scev_sources/idiom.rs).
+/// (`{.. + tid, +, ntid}`, src/analysis/scev_sources/idiom.rs).
 ///
 /// # Safety
 /// `l` is a loop of a live function and `se` its ScalarEvolution.
@@ -159,7 +159,7 @@ pub unsafe extern "C" fn nvopt_stride_loop_unroll_run(
             }
             Err(r) => crate::stats::add(PASS, r.counter(), 1),
         }
-        log::debug!("{PASS}: {}: {lf:?} -> {d:?}", crate::ir::name(f));
+        log::debug!("{PASS}: {}: {lf:?} -> {d:?}", crate::analysis::ir::name(f));
         remark(&remarks, l, d);
     }
     changed

@@ -29,7 +29,7 @@
 //! mark), whose latch is its only exit, with no convergent call, whose backedge-taken count
 //! ScalarEvolution computes and holds an unsigned division by a non-constant value, and whose
 //! exit-tested induction variable is not a block-stride recurrence (`{.. + tid, +, ntid}` in any
-//! dimension: nv-scev-sources' classifier, src/scev_sources/idiom.rs), and whose trip count has no
+//! dimension: nv-scev-sources' classifier, src/analysis/scev_sources/idiom.rs), and whose trip count has no
 //! constant bound at or below `nv-stride-loop-unroll-bounded-trip` (4096), gets the largest
 //! power-of-two count `c` from 2 up to the runtime unroll count (`nv-unroll-max-count`, 4; LLVM's 8
 //! when that knob is 0) for which the unrolled body fits LLVM's own size rule for partial and

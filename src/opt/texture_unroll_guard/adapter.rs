@@ -1,5 +1,5 @@
 //! `nv-texture-unroll-guard`'s IR adapter: reads each innermost loop of one function into the
-//! rule's [`LoopFacts`] (its loops through src/ir/loops.rs), runs [`judge`], adds
+//! rule's [`LoopFacts`] (its loops through src/analysis/ir/loops.rs), runs [`judge`], adds
 //! `llvm.loop.unroll.disable` to the loops it marks, and reports each decision as a remark and
 //! in the statistics. The C++ pass wrapper (src/shim/unroll_marks.cpp) calls
 //! [`nvopt_texture_unroll_guard_run`] with the function, its LoopInfo, ScalarEvolution and
@@ -11,11 +11,11 @@
 //! instruction of `P` that neither touches memory nor has side effects whose operands are
 //! hoistable. Anything else (another PHI of `P`, a load, a call with effects) is not.
 use super::{judge, LoopFacts, Params, Verdict, PASS};
-use crate::ir::facts::{RemarkArg, Remarks};
-use crate::ir::loops::{self, Loop};
-use crate::ir::{self, block_of};
+use crate::analysis::ir::facts::{RemarkArg, Remarks};
+use crate::analysis::ir::loops::{self, Loop};
+use crate::analysis::ir::{self, block_of};
+use crate::analysis::search_budgets::TEXTURE_GUARD_MAX_DEPTH;
 use crate::knobs::Knobs;
-use crate::search_budgets::TEXTURE_GUARD_MAX_DEPTH;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
@@ -125,8 +125,8 @@ impl Hoist {
             return ok;
         }
         let pure = !matches!(opcode, LLVMOpcode::LLVMAlloca | LLVMOpcode::LLVMCall)
-            && !crate::ir::facts::may_read_or_write_memory(i)
-            && !crate::ir::facts::may_have_side_effects(i);
+            && !crate::analysis::ir::facts::may_read_or_write_memory(i)
+            && !crate::analysis::ir::facts::may_have_side_effects(i);
         let ok = pure && (0..n).all(|k| self.invariant(ir::raw_operand(v, k), depth + 1));
         self.memo.insert(v, ok);
         ok
@@ -266,7 +266,7 @@ pub unsafe extern "C" fn nvopt_texture_unroll_guard_run(
     let knobs = Knobs::current();
     let params = Params {
         max_trip: knobs.nv_texture_unroll_guard_max_trip().max(0) as u64,
-        target: u64::from(crate::pressure::target::for_function(f, &knobs).regs),
+        target: u64::from(crate::analysis::pressure::target::for_function(f, &knobs).regs),
     };
     let remarks = Remarks::from_raw(ore);
     let verdicts: Vec<Verdict> = reads.iter().map(|r| judge(&r.facts, &params)).collect();

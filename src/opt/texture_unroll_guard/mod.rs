@@ -29,7 +29,7 @@
 //! 3. `L` has a constant trip count `T` (ScalarEvolution), `2 <= T <=
 //!    nv-texture-unroll-guard-max-trip`, and no unroll pragma of the user's;
 //! 4. if `T * (hoistable registers per iteration)` exceeds the function's register target
-//!    (src/pressure/target.rs: launch bounds, else `-nv-maxreg`, else 64), `L` gets
+//!    (src/analysis/pressure/target.rs: launch bounds, else `-nv-maxreg`, else 64), `L` gets
 //!    `llvm.loop.unroll.disable`, which the NVPTX printer writes as `.pragma "nounroll"` in
 //!    the loop header.
 //!
@@ -92,7 +92,7 @@ pub struct LoopFacts {
 pub struct Params {
     /// `nv-texture-unroll-guard-max-trip`.
     pub max_trip: u64,
-    /// The function's register target (src/pressure/target.rs).
+    /// The function's register target (src/analysis/pressure/target.rs).
     pub target: u64,
 }
 

@@ -1,6 +1,6 @@
 //! The gate on hand-built functions: a fake host whose "SCEVs" are ids with a node count.
 use super::*;
-use crate::scev::score::Node;
+use crate::analysis::scev::score::Node;
 
 const UNKNOWN: usize = 1 << 40;
 /// Value ids from here on are constants.
