@@ -79,7 +79,7 @@
 //! Nothing is inserted at `-O0` (the code generator level cicc uses at O0 and at every
 //! fast-compile level) or for non-NVPTX targets.
 use crate::knobs::Knobs;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 
 /// One pass to insert: its registered name and the registered name of the pass it follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,9 +198,9 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     opt_level: u32,
     insert: extern "C" fn(
         ctx: *mut c_void,
-        pass: *const u8,
+        pass: *const c_char,
         pass_len: usize,
-        after: *const u8,
+        after: *const c_char,
         after_len: usize,
     ),
     ctx: *mut c_void,
@@ -211,7 +211,7 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     let list = insertions(is_nvptx, opt_level, &Knobs::current());
     log::debug!("codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): inserting {list:?}");
     for i in list {
-        insert(ctx, i.pass.as_ptr(), i.pass.len(), i.after.as_ptr(), i.after.len());
+        insert(ctx, i.pass.as_ptr().cast(), i.pass.len(), i.after.as_ptr().cast(), i.after.len());
     }
 }
 

@@ -18,15 +18,6 @@
 
 using namespace llvm;
 
-extern "C" char *nvopt_clang_pipeline_check(const char *Value, size_t Len);
-extern "C" char *nvopt_clang_pipeline_element(const char *Triple, size_t TripleLen,
-                                              const char *Value, size_t ValueLen);
-extern "C" bool nvopt_clang_pipeline_replaces(const char *Triple, size_t TripleLen,
-                                              const char *Value, size_t ValueLen);
-extern "C" unsigned nvopt_clang_codegen_level(bool Replaced, bool IsNVPTX, const char *Value,
-                                              size_t ValueLen, unsigned Current);
-extern "C" void nvopt_free_string(char *S);
-
 namespace {
 
 // Rejects a value Rust does not accept, with Rust's message (it names the valid levels).

@@ -36,8 +36,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_lsr_gate_allows(const CLoopFacts *Facts);
-
 namespace {
 
 // What a trial needs: the loop and the target machine (llc's, for the copy's TTI).

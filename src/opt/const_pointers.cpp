@@ -6,8 +6,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_const_pointers_run(LLVMValueRef F, void *ORE);
-
 namespace {
 
 struct ConstPointers {

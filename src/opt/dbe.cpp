@@ -6,8 +6,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_dbe_run(LLVMValueRef F, void *ORE);
-
 namespace {
 
 struct Dbe {

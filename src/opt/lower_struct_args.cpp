@@ -6,8 +6,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_lower_struct_args_run(LLVMValueRef F, void *ORE);
-
 namespace {
 
 struct LowerStructArgs {

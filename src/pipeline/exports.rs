@@ -16,12 +16,12 @@ const FAILED: i32 = 2;
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_build_pipeline(
-    element: *const u8,
+    element: *const c_char,
     len: usize,
     pass_builder: *mut c_void,
     out: *mut *mut c_char,
 ) -> i32 {
-    let element = String::from_utf8_lossy(slice(element, len));
+    let element = String::from_utf8_lossy(slice(element.cast::<u8>(), len));
     let has_nvptx = || super::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
     match super::build_element(&element, has_nvptx) {
         Ok(None) => NOT_OURS,

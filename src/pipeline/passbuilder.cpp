@@ -7,8 +7,6 @@
 
 using namespace llvm;
 
-extern "C" int nvopt_build_pipeline(const char *Element, size_t Len, void *PB, char **Out);
-extern "C" void nvopt_free_string(char *S);
 void nvopt_register_scev(PassBuilder &PB);
 void nvopt_register_scev_sources(PassBuilder &PB); // scev_sources.cpp
 void nvopt_register_addr(PassBuilder &PB);         // addr.cpp

@@ -69,18 +69,18 @@ extern "C" void nvopt_shim_register_int(unsigned Idx, const char *Name, size_t N
 
 // One knob's value as LLVM parsed it (bools as 0/1; the logger and the statistics printer ask
 // for theirs alone).
-extern "C" long long nvopt_shim_knob_value(unsigned Idx) {
+extern "C" int64_t nvopt_shim_knob_value(unsigned Idx) {
   if (Idx >= knobs().size())
     return 0;
   const Knob &K = knobs()[Idx];
   if (K.B)
     return *K.B ? 1 : 0;
-  return K.I ? (long long)*K.I : 0;
+  return K.I ? (int64_t)*K.I : 0;
 }
 
 // Every knob's value as LLVM parsed it (bools as 0/1), in table order, into Out[0..N) (one call
 // per read of the whole table: Knobs::current in src/knobs.rs).
-extern "C" void nvopt_shim_knob_values(long long *Out, size_t N) {
+extern "C" void nvopt_shim_knob_values(int64_t *Out, size_t N) {
   for (size_t Idx = 0; Idx < N; ++Idx) {
     Out[Idx] = nvopt_shim_knob_value(static_cast<unsigned>(Idx));
   }

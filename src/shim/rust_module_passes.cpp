@@ -15,10 +15,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_internalize_run(LLVMModuleRef M);
-extern "C" bool nvopt_asm_convergence_run(LLVMModuleRef M);
-extern "C" bool nvopt_fold_const_calls_run(LLVMModuleRef M);
-
 namespace {
 constexpr char Internalize[] = "nv-internalize";
 constexpr char AsmConvergence[] = "nv-asm-convergence";

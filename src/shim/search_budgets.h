@@ -3,8 +3,6 @@
 #pragma once
 #include "boundary.h"
 
-extern "C" NvSearchBudgets nvopt_search_budgets();
-
 namespace nvopt {
 // The budgets, read from Rust once per process.
 inline const NvSearchBudgets &searchBudgets() {

@@ -17,13 +17,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_local_array_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_shuffle_loop_unroll_run(LLVMValueRef F, const void *LI, void *ORE);
-extern "C" bool nvopt_stride_loop_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_texture_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_pressure_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE,
-                                                void *ORE);
-
 namespace {
 
 constexpr char LocalArrayUnroll[] = "nv-local-array-unroll";

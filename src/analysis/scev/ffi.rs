@@ -8,7 +8,7 @@ use crate::analysis::scev_sources::ffi::decode_terms;
 use crate::analysis::scev_sources::idiom::{classify, Idiom};
 use crate::ffi::slice;
 use crate::knobs::Knobs;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 
 /// One value as the shim describes it (kinds: see `node_kind`).
 #[repr(C)]
@@ -188,7 +188,7 @@ pub unsafe extern "C" fn nvopt_scev_get(s: *mut State, host: *mut c_void, v: Val
 pub unsafe extern "C" fn nvopt_scev_explain(
     s: *const State,
     v: ValueId,
-    buf: *mut u8,
+    buf: *mut c_char,
     cap: usize,
 ) -> usize {
     let s = &*s;
@@ -200,7 +200,11 @@ pub unsafe extern "C" fn nvopt_scev_explain(
 /// # Safety
 /// `s` is live; `buf` has `cap` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_scev_summary(s: *const State, buf: *mut u8, cap: usize) -> usize {
+pub unsafe extern "C" fn nvopt_scev_summary(
+    s: *const State,
+    buf: *mut c_char,
+    cap: usize,
+) -> usize {
     let s = &*s;
     copy_out(&summary(&s.gate, s.kernel), buf, cap)
 }
@@ -217,7 +221,7 @@ pub unsafe extern "C" fn nvopt_scev_loop_idiom(
     nodes: *const ScevNode,
     lens: *const usize,
     n: usize,
-    buf: *mut u8,
+    buf: *mut c_char,
     cap: usize,
 ) -> usize {
     let lens = slice(lens, 2 * n);
@@ -243,9 +247,9 @@ pub fn loop_idiom(recurrences: &[Idiom]) -> Idiom {
     recurrences.iter().copied().find(|i| *i != Idiom::None).unwrap_or(Idiom::None)
 }
 
-unsafe fn copy_out(text: &str, buf: *mut u8, cap: usize) -> usize {
+unsafe fn copy_out(text: &str, buf: *mut c_char, cap: usize) -> usize {
     let n = text.len().min(cap);
-    std::ptr::copy_nonoverlapping(text.as_ptr(), buf, n);
+    std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), n);
     text.len()
 }
 

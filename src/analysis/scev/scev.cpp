@@ -13,16 +13,6 @@
 using namespace llvm;
 using namespace nvopt;
 
-extern "C" {
-NVScevState *nvopt_scev_new(bool Kernel);
-void nvopt_scev_free(NVScevState *S);
-uintptr_t nvopt_scev_get(NVScevState *S, void *Host, uintptr_t V);
-size_t nvopt_scev_explain(const NVScevState *S, uintptr_t V, char *Buf, size_t Cap);
-size_t nvopt_scev_summary(const NVScevState *S, char *Buf, size_t Cap);
-size_t nvopt_scev_loop_idiom(const NvScevNode *Nodes, const size_t *Lens, size_t N, char *Buf,
-                             size_t Cap);
-}
-
 namespace {
 
 template <typename Fn> std::string fromRust(Fn Call) {

@@ -24,20 +24,7 @@ using namespace llvm;
 
 struct NvFunctionRun;
 
-extern "C" {
-bool nvopt_ss_applies(NvStr Triple);
-NvFunctionRun *nvopt_ss_begin(NvStr Name, uint32_t CC, const NvStr *Attrs);
-bool nvopt_ss_sreg_range(NvFunctionRun *Run, int32_t Code, uint32_t Width, bool HasRange,
-                         uint64_t Lower, uint64_t Upper, bool Callsite, uint64_t *Out);
-void nvopt_ss_induction(NvFunctionRun *Run, const NvIvFacts *Facts, NvIvDecision *Out);
-uint32_t nvopt_ss_operation(NvFunctionRun *Run, uint32_t Op, uint32_t Width, const NvBounds *A,
-                            const NvBounds *B, uint32_t Existing);
-void nvopt_ss_end(NvFunctionRun *Run);
-}
-
 namespace {
-
-
 
 uint32_t flagsOf(const Instruction &I) {
   return (I.hasNoUnsignedWrap() ? 1u : 0u) | (I.hasNoSignedWrap() ? 2u : 0u);

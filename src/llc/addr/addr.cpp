@@ -38,8 +38,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_addr_run(LLVMValueRef F, void *Scev, uint32_t Phases);
-
 namespace {
 
 enum : uint32_t { PhaseBasr = 1, PhaseCbe = 2, PhaseCgp = 4 };

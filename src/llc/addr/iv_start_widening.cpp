@@ -8,8 +8,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_widen_run(LLVMValueRef F, const void *LI);
-
 namespace {
 
 struct Widening {

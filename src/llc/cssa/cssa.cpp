@@ -10,8 +10,9 @@
 
 using namespace llvm;
 
-// Rust (src/llc/cssa/adapter.rs): runs nv-cssa on one function; whether it changed the IR.
-extern "C" bool nvopt_cssa_run_function(LLVMValueRef F, const void *DT, void *ORE);
+// Rust (src/llc/cssa/adapter.rs, nvopt_cssa_run_function): runs nv-cssa on one function; whether
+// it changed the IR. Its prototype, as every function Rust shares with the shim, is in the
+// generated nvopt_boundary.h (src/boundary).
 
 namespace {
 

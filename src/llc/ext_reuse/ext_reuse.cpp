@@ -10,9 +10,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_ext_reuse_run(LLVMValueRef F, const void *LI, void *SE, const void *DT,
-                                    void *ORE);
-
 namespace {
 
 struct ExtReuse {

@@ -11,8 +11,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_iv_rewrite_run(LLVMValueRef F, const void *LI, void *SE);
-
 namespace {
 
 struct IvRewrite {

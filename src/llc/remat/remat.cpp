@@ -9,8 +9,8 @@
 
 using namespace llvm;
 
-// Rust (src/llc/remat/adapter.rs): runs nv-remat on one function; whether it changed the IR.
-extern "C" bool nvopt_remat_run_function(LLVMValueRef F, const void *LI, void *ORE);
+// Rust (src/llc/remat/adapter.rs, nvopt_remat_run_function): runs nv-remat on one function;
+// whether it changed the IR (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

@@ -48,11 +48,7 @@ enum : uint32_t {
 };
 enum : uint32_t { DefOther = 0, DefLoad = 1, DefImmediate = 2, DefPhiJoin = 3 };
 
-
-
 } // namespace
-
-extern "C" bool nvopt_coalesce_run(void *Host, const RawFacts *Facts, size_t N);
 
 namespace {
 
@@ -348,7 +344,6 @@ private:
 char NVCoalesce::ID = 0;
 
 NVCoalesce &pass(void *H) { return *static_cast<NVCoalesce *>(H); }
-
 
 } // namespace
 

@@ -24,8 +24,8 @@
 
 using namespace llvm;
 
-// Rust (src/machine/param_opt/adapter.rs): decides and asks for the edits; whether anything changed.
-extern "C" bool nvopt_param_opt_run(void *Host, LLVMValueRef F);
+// Rust (src/machine/param_opt/adapter.rs, nvopt_param_opt_run): decides and asks for the edits;
+// whether anything changed (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

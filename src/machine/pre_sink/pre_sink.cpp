@@ -26,8 +26,8 @@
 
 using namespace llvm;
 
-// Rust (src/machine/pre_sink/adapter.rs): decides and asks for the edits; whether anything changed.
-extern "C" bool nvopt_pre_sink_run(void *Host, LLVMValueRef F);
+// Rust (src/machine/pre_sink/adapter.rs, nvopt_pre_sink_run): decides and asks for the edits;
+// whether anything changed (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

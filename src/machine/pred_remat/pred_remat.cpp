@@ -25,8 +25,8 @@
 
 using namespace llvm;
 
-// Rust (src/machine/pred_remat/adapter.rs): decides and asks for the edits; whether anything changed.
-extern "C" bool nvopt_pred_remat_run(void *Host, LLVMValueRef F);
+// Rust (src/machine/pred_remat/adapter.rs, nvopt_pred_remat_run): decides and asks for the edits;
+// whether anything changed (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

@@ -16,8 +16,8 @@
 
 using namespace llvm;
 
-// Rust (src/machine/sreg_order/adapter.rs): decides and asks for the move; whether anything changed.
-extern "C" bool nvopt_sreg_order_run(void *Host, LLVMValueRef F);
+// Rust (src/machine/sreg_order/adapter.rs, nvopt_sreg_order_run): decides and asks for the move;
+// whether anything changed (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

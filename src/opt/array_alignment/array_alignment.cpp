@@ -10,9 +10,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_set_local_array_alignment_run(LLVMValueRef F, void *ORE);
-extern "C" bool nvopt_set_global_array_alignment_run(LLVMModuleRef M);
-
 namespace {
 
 struct LocalArrayAlignment {

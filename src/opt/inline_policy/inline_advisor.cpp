@@ -30,9 +30,9 @@
 
 using namespace llvm;
 
-// Rust (src/opt/inline_policy/mod.rs): the threshold (InlineParams::DefaultThreshold) for one call
-// site, given LLVM's inlining threshold multiplier for its callee.
-extern "C" int nvopt_inline_threshold(LLVMValueRef Call, unsigned LLVMMultiplier);
+// Rust (src/opt/inline_policy/mod.rs, nvopt_inline_threshold): the threshold
+// (InlineParams::DefaultThreshold) for one call site, given LLVM's inlining threshold multiplier
+// for its callee (prototype in the generated nvopt_boundary.h, src/boundary).
 
 namespace {
 

@@ -13,8 +13,6 @@
 
 using namespace llvm;
 
-extern "C" bool nvopt_ipmsp_run(LLVMModuleRef M, void *FAM);
-
 namespace {
 
 constexpr const char *Name = "nv-ipmsp";

@@ -86,7 +86,7 @@ use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 use solve::{FnModel, Leaf, Solution, Space, Verdict};
 use std::collections::{HashMap, HashSet};
-use std::ffi::{c_void, CStr, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 
 pub const PASS: &str = "nv-ipmsp";
 
@@ -96,7 +96,7 @@ const MAX_ROUNDS: usize = 16;
 const WALK_LIMIT: usize = 256;
 
 extern "C" {
-    fn nvopt_ipmsp_clone(f: LLVMValueRef, name: *const u8, len: usize) -> LLVMValueRef;
+    fn nvopt_ipmsp_clone(f: LLVMValueRef, name: *const c_char, len: usize) -> LLVMValueRef;
     fn nvopt_ipmsp_infer_address_spaces(f: LLVMValueRef, fam: *mut c_void);
 }
 
@@ -404,7 +404,7 @@ unsafe fn clone_round(v: &View, s: &Solution, max: i64, clones: &mut Clones) -> 
                 })
                 .collect();
             let name = format!("{}.as{}", ir::name(f), tag.join("_"));
-            let c = nvopt_ipmsp_clone(f, name.as_ptr(), name.len());
+            let c = nvopt_ipmsp_clone(f, name.as_ptr().cast(), name.len());
             let origin = clones.origin(f);
             clones.origin.insert(c, origin);
             for &si in sites {

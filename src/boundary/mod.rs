@@ -1,10 +1,52 @@
-//! The one boundary definition between Rust and the C++ shim. Every struct that crosses is
-//! `#[repr(C)]` in Rust and defined once in C++, in src/shim/boundary.h; src/shim/boundary_layout.h
-//! (generated here from Rust's `size_of`/`offset_of`) holds a `static_assert` for every size and
-//! field offset, so the shim does not compile when its layout differs from Rust's, and the test
-//! below fails when Rust's layout changes without the header being regenerated
-//! (`NVOPT_UPDATE_BOUNDARY=1 cargo test --release boundary`). The node kinds of the SCEV
-//! encoding ([`crate::analysis::scev_node::kind`]) are checked the same way.
+//! The one boundary definition between Rust and the C++ shim; the C++ side is generated or
+//! checked from it, so that a side that differs does not build:
+//!
+//! - **Functions.** Every `nvopt_*` function that crosses is written once, in Rust: declared in an
+//!   `extern "C"` block where the shim defines it, or defined with `#[no_mangle]` where the shim
+//!   calls it. build.rs ([`gen`], src/boundary/gen.rs) writes their C++ prototypes into
+//!   `nvopt_boundary.h` in the build's output folder and force-includes it in every `.cpp`: a C++
+//!   definition whose signature differs is a "conflicting declaration of C function" error, and
+//!   a C++ declaration written by hand, or a C++ definition Rust does not declare, fails the
+//!   build script.
+//! - **Codes.** Codes both sides use (flags, result codes, facts) are written once, with
+//!   [`shared_codes!`]: Rust constants here, a C++ `enum` of the same names and values in the
+//!   generated header.
+//! - **Layouts.** Every struct that crosses is `#[repr(C)]` in Rust and defined once in C++, in
+//!   src/shim/boundary.h; src/shim/boundary_layout.h (generated here from Rust's
+//!   `size_of`/`offset_of`) holds a `static_assert` for every size and field offset, so the shim
+//!   does not compile when its layout differs from Rust's, and the test below fails when Rust's
+//!   layout changes without the header being regenerated (`NVOPT_UPDATE_BOUNDARY=1 cargo test
+//!   --release boundary`). The node kinds of the SCEV encoding
+//!   ([`crate::analysis::scev_node::kind`]) are checked the same way. The `layout!` list also
+//!   gives the generator each struct's C++ name, and `handle!` the C++ name of each Rust object
+//!   the shim holds by pointer only.
+
+/// Codes shared with the C++ shim, written once. In Rust each code is a constant (at the place of
+/// the invocation, with the given visibility); build.rs generates from the same text the C++
+/// `enum Name : type { CODE = value, ... };` with the same names into the force-included header
+/// (src/boundary/gen.rs). Values are integer literals.
+///
+/// ```ignore
+/// crate::shared_codes! {
+///     /// What the shim reports per operand.
+///     pub enum NvPreSinkOperand: u8 {
+///         OPERAND_NOT_LIVE = 0,
+///         OPERAND_LIVE = 1,
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! shared_codes {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident: $ty:ty {
+        $($(#[$cmeta:meta])* $code:ident = $value:literal),* $(,)?
+    }) => {
+        $($(#[$cmeta])* #[allow(dead_code)] $vis const $code: $ty = $value;)*
+    };
+}
+
+#[cfg(test)]
+mod gen;
+
 #[cfg(test)]
 mod tests {
     use std::mem::{offset_of, size_of};
@@ -72,6 +114,28 @@ mod tests {
                 idiom => "Idiom", flags => "Flags", check_operands => "CheckOperands",
             ]),
         ]
+    }
+
+    /// The Rust objects the shim holds by pointer only, with the C++ name the generated header
+    /// forward-declares for each (src/boundary/gen.rs reads this list).
+    macro_rules! handle {
+        ($rust:ty, $cpp:literal) => {
+            (std::any::type_name::<$rust>(), $cpp)
+        };
+    }
+
+    fn handles() -> Vec<(&'static str, &'static str)> {
+        vec![
+            handle!(crate::analysis::scev::ffi::State, "NVScevState"),
+            handle!(crate::analysis::scev_sources::FunctionRun, "NvFunctionRun"),
+        ]
+    }
+
+    /// Every handle names a Rust type (the list compiles) and a C++ name of its own.
+    #[test]
+    fn handles_are_distinct() {
+        let cpp: std::collections::BTreeSet<_> = handles().iter().map(|h| h.1).collect();
+        assert_eq!(cpp.len(), handles().len());
     }
 
     fn kinds() -> Vec<(&'static str, u32)> {
