@@ -168,6 +168,17 @@ pub enum LlvmOption {
     Rejected,
 }
 
+crate::shared_codes! {
+    /// What `nvopt_shim_default_llvm_option` answers (C++: the generated enum
+    /// `NvDefaultOptionResult`).
+    enum NvDefaultOptionResult: i32 {
+        OPTION_SET = 0,
+        OPTION_GIVEN = 1,
+        OPTION_UNKNOWN = 2,
+        OPTION_REJECTED = 3,
+    }
+}
+
 /// Gives LLVM's option `name` the value `value` unless it already has one.
 pub fn default_llvm_option(name: &str, value: &str) -> LlvmOption {
     // SAFETY: both strings are valid for the call; the shim copies what it keeps.
@@ -180,9 +191,9 @@ pub fn default_llvm_option(name: &str, value: &str) -> LlvmOption {
         )
     };
     match rc {
-        0 => LlvmOption::Set,
-        1 => LlvmOption::Given,
-        2 => LlvmOption::Unknown,
+        OPTION_SET => LlvmOption::Set,
+        OPTION_GIVEN => LlvmOption::Given,
+        OPTION_UNKNOWN => LlvmOption::Unknown,
         _ => LlvmOption::Rejected,
     }
 }

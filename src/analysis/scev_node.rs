@@ -4,7 +4,7 @@
 //! (src/llc/addr/expr.rs) read every field and send expressions back to be built; nv-scev-sources and
 //! `print<nv-scev>` read the special-register terms of an induction's start and step
 //! (src/analysis/scev_sources/ffi.rs `decode_terms`). The layout is mirrored by `NvScevNode` in
-//! src/shim/boundary.h and checked by the boundary test (src/boundary.rs).
+//! src/shim/boundary.h and checked by the boundary test (src/boundary/mod.rs).
 
 /// Node kinds (`NvScevKind` in src/shim/boundary.h, same order).
 pub mod kind {

@@ -3,10 +3,17 @@
 use crate::ffi::{pass_known, slice};
 use std::ffi::{c_char, c_void, CString};
 
-/// Result codes of [`nvopt_build_pipeline`].
-const NOT_OURS: i32 = 0;
-const BUILT: i32 = 1;
-const FAILED: i32 = 2;
+crate::shared_codes! {
+    /// Result codes of [`nvopt_build_pipeline`] (C++: the generated enum `NvPipelineResult`).
+    enum NvPipelineResult: i32 {
+        /// The element is not `nvopt<...>`.
+        PIPELINE_NOT_OURS = 0,
+        /// The text is in `out`.
+        PIPELINE_BUILT = 1,
+        /// The element is nvopt's but invalid (the message is printed).
+        PIPELINE_FAILED = 2,
+    }
+}
 
 /// Called by the shim's module-pipeline parsing callback with one pipeline element. On
 /// success `*out` receives the pipeline text (free it with [`nvopt_free_string`]).
@@ -24,14 +31,14 @@ pub unsafe extern "C" fn nvopt_build_pipeline(
     let element = String::from_utf8_lossy(slice(element.cast::<u8>(), len));
     let has_nvptx = || super::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
     match super::build_element(&element, has_nvptx) {
-        Ok(None) => NOT_OURS,
+        Ok(None) => PIPELINE_NOT_OURS,
         Ok(Some(text)) => {
             *out = CString::new(text).expect("pipeline text has no NUL").into_raw();
-            BUILT
+            PIPELINE_BUILT
         }
         Err(msg) => {
             eprintln!("nvopt: error: {msg}");
-            FAILED
+            PIPELINE_FAILED
         }
     }
 }

@@ -31,7 +31,7 @@ bool parseNvopt(PassBuilder &PB, StringRef Name, ModulePassManager &MPM) {
   if (!Name.starts_with("nvopt"))
     return false;
   char *Text = nullptr;
-  if (nvopt_build_pipeline(Name.data(), Name.size(), &PB, &Text) != 1)
+  if (nvopt_build_pipeline(Name.data(), Name.size(), &PB, &Text) != PIPELINE_BUILT)
     return false;
   Error E = PB.parsePassPipeline(MPM, Text);
   bool Ok = !E;

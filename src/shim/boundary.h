@@ -1,6 +1,6 @@
 // The structs that cross the boundary between the shim and Rust, defined once on the C++ side.
 // Each mirrors a #[repr(C)] struct in Rust (named in its comment); boundary_layout.h, generated
-// from Rust's size_of/offset_of by the boundary test (src/boundary.rs; regenerate with
+// from Rust's size_of/offset_of by the boundary test (src/boundary/mod.rs; regenerate with
 // NVOPT_UPDATE_BOUNDARY=1 cargo test --release boundary), asserts at compile time that every
 // size and field offset here equals Rust's. Layouts only.
 #pragma once

@@ -88,7 +88,6 @@ extern "C" void nvopt_shim_knob_values(int64_t *Out, size_t N) {
 
 // What became of a default given to one of LLVM's options (codes shared with Rust:
 // LlvmOption in src/ffi.rs).
-enum DefaultOptionResult : int { OptionSet = 0, OptionGiven = 1, OptionUnknown = 2, OptionRejected = 3 };
 
 // Gives LLVM's own option `Name` the value `Value` unless it already has one from the command
 // line (or an earlier call). Which option and value: Rust (src/pipeline/llvm_options.rs).
@@ -98,9 +97,9 @@ extern "C" int nvopt_shim_default_llvm_option(const char *Name, size_t NameLen, 
   auto &Opts = cl::getRegisteredOptions();
   auto It = Opts.find(N);
   if (It == Opts.end())
-    return OptionUnknown;
+    return OPTION_UNKNOWN;
   cl::Option *O = It->second;
   if (O->getNumOccurrences() > 0)
-    return OptionGiven;
-  return O->addOccurrence(0, N, StringRef(Value, ValueLen)) ? OptionRejected : OptionSet;
+    return OPTION_GIVEN;
+  return O->addOccurrence(0, N, StringRef(Value, ValueLen)) ? OPTION_REJECTED : OPTION_SET;
 }

@@ -40,7 +40,8 @@ using namespace llvm;
 
 namespace {
 
-enum : uint32_t { PhaseBasr = 1, PhaseCbe = 2, PhaseCgp = 4 };
+// The phase bits (NvAddrPhase: BASR, CBE, SCEV_CGP) are defined in src/llc/addr/mod.rs and
+// generated into nvopt_boundary.h.
 
 // The analyses of one function, handed to Rust as one opaque pointer.
 struct Analyses {
@@ -250,13 +251,13 @@ AddrScev &scev(void *S) { return *static_cast<AddrScev *>(S); }
 // The pass plumbing: `codegenpreparescev` (all phases; the llc pass) and one name per phase.
 struct AddrPasses {
   static constexpr unsigned Needs = NvNeedLoops | NvNeedScev | NvNeedDomTree;
-  static constexpr uint32_t LegacyArg = PhaseBasr | PhaseCbe | PhaseCgp;
+  static constexpr uint32_t LegacyArg = BASR | CBE | SCEV_CGP;
   // cicc's own name for the pass (what -debug-pass=Structure prints in llc).
   static constexpr const char *Description = "Optimize address mode with Scalar Evolution";
   static const char *name(uint32_t Phases) {
-    return Phases == PhaseBasr  ? "nv-basr"
-           : Phases == PhaseCbe ? "nv-cbe"
-           : Phases == PhaseCgp ? "nv-scev-cgp"
+    return Phases == BASR  ? "nv-basr"
+           : Phases == CBE ? "nv-cbe"
+           : Phases == SCEV_CGP ? "nv-scev-cgp"
                                 : "codegenpreparescev";
   }
   static bool run(Function &F, NvAnalyses &A, uint32_t Phases) {
@@ -330,5 +331,5 @@ extern "C" LLVMValueRef nvopt_addr_scev_difference(void *S, const void *L, const
 }
 
 void nvopt_register_addr(PassBuilder &PB) {
-  nvRegisterNewPMPass<AddrPasses>(PB, {AddrPasses::LegacyArg, PhaseBasr, PhaseCbe, PhaseCgp});
+  nvRegisterNewPMPass<AddrPasses>(PB, {AddrPasses::LegacyArg, BASR, CBE, SCEV_CGP});
 }

@@ -113,11 +113,15 @@ pub mod widen;
 
 use crate::knobs::Knobs;
 
-/// Phase bits: which parts a pass runs (`codegenpreparescev` all three, `nv-basr`, `nv-cbe`,
-/// `nv-scev-cgp` one each).
-pub const BASR: u32 = 1;
-pub const CBE: u32 = 2;
-pub const SCEV_CGP: u32 = 4;
+crate::shared_codes! {
+    /// Phase bits: which parts a pass runs (`codegenpreparescev` all three, `nv-basr`, `nv-cbe`,
+    /// `nv-scev-cgp` one each; C++: the generated enum `NvAddrPhase`).
+    pub enum NvAddrPhase: u32 {
+        BASR = 1,
+        CBE = 2,
+        SCEV_CGP = 4,
+    }
+}
 
 /// Every knob the address passes read, read once per function.
 #[derive(Clone, Debug, PartialEq)]

@@ -36,17 +36,8 @@ using namespace llvm;
 
 namespace {
 
-// Mirrors src/machine/coalesce/ffi.rs (RawWeight, RawFacts and the flag / source-definition codes).
-enum : uint32_t {
-  DstVirtual = 1,
-  SrcVirtual = 2,
-  SameClass = 4,
-  SubReg = 8,
-  SrcUndef = 16,
-  AtBlockEnd = 32,
-  DstLiveOut = 64,
-};
-enum : uint32_t { DefOther = 0, DefLoad = 1, DefImmediate = 2, DefPhiJoin = 3 };
+// The flag and source-definition codes of RawFacts (NvCoalesceFlag, NvCoalesceSourceDef) are
+// defined in src/machine/coalesce/ffi.rs and generated into nvopt_boundary.h.
 
 } // namespace
 
@@ -300,19 +291,19 @@ private:
     Register D = DO.getReg(), S = SO.getReg();
     const MachineBasicBlock *MBB = MI.getParent();
     if (DO.getSubReg() || SO.getSubReg())
-      F.Flags |= SubReg;
+      F.Flags |= SUBREG;
     if (SO.isUndef())
-      F.Flags |= SrcUndef;
+      F.Flags |= SRC_UNDEF;
     if (tailOfBlock(MI))
-      F.Flags |= AtBlockEnd;
+      F.Flags |= AT_BLOCK_END;
     F.Freq = MBFI->getBlockFreqRelativeToEntryBlock(MBB);
     if (D.isVirtual()) {
-      F.Flags |= DstVirtual;
+      F.Flags |= DST_VIRTUAL;
       F.Dst = D.virtRegIndex();
       F.Width = TRI->getRegSizeInBits(*MRI->getRegClass(D));
       F.DstWeight = weight(D);
       if (LIS->isLiveOutOfMBB(LIS->getInterval(D), MBB))
-        F.Flags |= DstLiveOut;
+        F.Flags |= DST_LIVE_OUT;
       for (const MachineInstr &U : MRI->use_nodbg_instructions(D))
         if (U.mayStore() && !U.memoperands_empty()) {
           F.DstStoredTo = U.memoperands().front()->getAddrSpace();
@@ -320,23 +311,23 @@ private:
         }
     }
     if (S.isVirtual()) {
-      F.Flags |= SrcVirtual;
+      F.Flags |= SRC_VIRTUAL;
       F.Src = S.virtRegIndex();
       F.SrcWeight = weight(S);
       const VNInfo *V = LIS->getInterval(S).Query(LIS->getInstructionIndex(MI)).valueIn();
       if (V && V->isPHIDef()) {
-        F.SrcDef = DefPhiJoin;
+        F.SrcDef = DEF_PHI_JOIN;
       } else if (const MachineInstr *Def = V ? LIS->getInstructionFromIndex(V->def) : nullptr) {
         if (Def->isMoveImmediate()) {
-          F.SrcDef = DefImmediate;
+          F.SrcDef = DEF_IMMEDIATE;
         } else if (Def->mayLoad() && !Def->memoperands_empty()) {
-          F.SrcDef = DefLoad;
+          F.SrcDef = DEF_LOAD;
           F.SrcDefAddrSpace = Def->memoperands().front()->getAddrSpace();
         }
       }
     }
     if (D.isVirtual() && S.isVirtual() && MRI->getRegClass(D) == MRI->getRegClass(S))
-      F.Flags |= SameClass;
+      F.Flags |= SAME_CLASS;
     return F;
   }
 };

@@ -32,18 +32,29 @@ pub struct RawFacts {
     pub(crate) src_weight: RawWeight,
 }
 
-const DST_VIRTUAL: u32 = 1;
-const SRC_VIRTUAL: u32 = 2;
-const SAME_CLASS: u32 = 4;
-const SUBREG: u32 = 8;
-const SRC_UNDEF: u32 = 16;
-const AT_BLOCK_END: u32 = 32;
-const DST_LIVE_OUT: u32 = 64;
+crate::shared_codes! {
+    /// The bits of [`RawFacts::flags`] (C++: the generated enum `NvCoalesceFlag`).
+    enum NvCoalesceFlag: u32 {
+        DST_VIRTUAL = 1,
+        SRC_VIRTUAL = 2,
+        SAME_CLASS = 4,
+        SUBREG = 8,
+        SRC_UNDEF = 16,
+        AT_BLOCK_END = 32,
+        DST_LIVE_OUT = 64,
+    }
+}
 
-// src_def codes; anything else (0) is "other".
-const DEF_LOAD: u32 = 1;
-const DEF_IMMEDIATE: u32 = 2;
-const DEF_PHI_JOIN: u32 = 3;
+crate::shared_codes! {
+    /// The codes of [`RawFacts::src_def`]; anything else reads as "other" (C++: the generated
+    /// enum `NvCoalesceSourceDef`).
+    enum NvCoalesceSourceDef: u32 {
+        DEF_OTHER = 0,
+        DEF_LOAD = 1,
+        DEF_IMMEDIATE = 2,
+        DEF_PHI_JOIN = 3,
+    }
+}
 
 const NONE: u32 = u32::MAX;
 

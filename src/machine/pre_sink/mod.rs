@@ -108,15 +108,22 @@ pub const CHEAP_OPCODE_PREFIXES: [&str; 15] = [
     "MOV_B64_sym",
 ];
 
-/// Operand facts, as the shim codes them (src/machine/pre_sink/pre_sink.cpp, enum OperandFact): not live
-/// where the result is read; live at the start of every block that reads the result; read by
-/// the candidate alone and no wider than its result.
-pub const OPERAND_NOT_LIVE: u8 = 0;
-pub const OPERAND_LIVE: u8 = 1;
-pub const OPERAND_SOLE_READER: u8 = 2;
-/// [`OPERAND_SOLE_READER`], and its own definition is copyable and reads only registers live at
-/// the start of every block that reads the result: the next round copies it after (a chain).
-pub const OPERAND_SOLE_READER_OF_LIVE: u8 = 3;
+crate::shared_codes! {
+    /// Operand facts, as the shim reports them (src/machine/pre_sink/pre_sink.cpp uses the
+    /// generated C++ enum `NvPreSinkOperand`).
+    pub enum NvPreSinkOperand: u8 {
+        /// Not live where the result is read.
+        OPERAND_NOT_LIVE = 0,
+        /// Live at the start of every block that reads the result.
+        OPERAND_LIVE = 1,
+        /// Read by the candidate alone and no wider than its result.
+        OPERAND_SOLE_READER = 2,
+        /// [`OPERAND_SOLE_READER`], and its own definition is copyable and reads only registers
+        /// live at the start of every block that reads the result: the next round copies it
+        /// after (a chain).
+        OPERAND_SOLE_READER_OF_LIVE = 3,
+    }
+}
 
 /// What the shim reports of one candidate.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -31,9 +31,8 @@ using namespace llvm;
 
 namespace {
 
-// Per operand of a candidate, what operandFacts reports (codes shared with src/machine/pre_sink/mod.rs,
-// OPERAND_*).
-enum OperandFact : uint8_t { NotLive = 0, LiveEverywhere = 1, OnlyReader = 2, OnlyReaderOfLive = 3 };
+// Per operand of a candidate, operandFacts reports one of the codes NvPreSinkOperand (OPERAND_*,
+// defined in src/machine/pre_sink/mod.rs and generated into nvopt_boundary.h).
 
 class NVPreSink : public NVLoopFactsPass<NVPreSink, nvopt_pre_sink_run> {
 public:
@@ -123,8 +122,9 @@ public:
   }
 
   // Per register operand of MI, in order: live at the start of every use block of MI's result
-  // (LiveEverywhere), else read by MI alone and no wider than MI's result (OnlyReader, or
-  // OnlyReaderOfLive when definedFromLive within ChainDepth links), else NotLive.
+  // (OPERAND_LIVE), else read by MI alone and no wider than MI's result (OPERAND_SOLE_READER, or
+  // OPERAND_SOLE_READER_OF_LIVE when definedFromLive within ChainDepth links), else
+  // OPERAND_NOT_LIVE.
   std::vector<uint8_t> operandFacts(const MachineInstr &MI,
                                     const std::vector<const MachineBasicBlock *> &Uses,
                                     unsigned ChainDepth) const {
@@ -135,10 +135,10 @@ public:
         continue;
       Register R = MO.getReg();
       bool Sole = MRI->hasOneNonDBGUse(R) && regBits(R) <= DefBits;
-      Out.push_back(liveAtAll(R, Uses) ? LiveEverywhere
-                    : !Sole            ? NotLive
-                    : definedFromLive(R, Uses, ChainDepth) ? OnlyReaderOfLive
-                                               : OnlyReader);
+      Out.push_back(liveAtAll(R, Uses) ? OPERAND_LIVE
+                    : !Sole            ? OPERAND_NOT_LIVE
+                    : definedFromLive(R, Uses, ChainDepth) ? OPERAND_SOLE_READER_OF_LIVE
+                                               : OPERAND_SOLE_READER);
     }
     return Out;
   }
