@@ -59,10 +59,36 @@ pub const ALL_SREGS: [Sreg; 14] = [
     Sreg::Warpsize,
 ];
 
+/// The prefix of the intrinsics that read PTX special registers (`llvm.nvvm.read.ptx.sreg.<name>`).
+pub const SREG_INTRINSIC_PREFIX: &str = "llvm.nvvm.read.ptx.sreg.";
+
+/// The special registers whose value is fixed for a thread's whole run (thread, block, grid
+/// and cluster indices and sizes, lane facts), by the start of the name after
+/// [`SREG_INTRINSIC_PREFIX`]; clocks, timers, `%warpid` and `%smid` change and are not
+/// recomputable. Every [`Sreg`] is among them.
+pub const THREAD_FIXED_SREGS: &[&str] = &[
+    "tid.",
+    "ntid.",
+    "ctaid.",
+    "nctaid.",
+    "laneid",
+    "warpsize",
+    "lanemask.",
+    "cluster",
+    "nclusterid.",
+];
+
+/// Whether the intrinsic `name` reads a special register fixed for the thread's run
+/// ([`THREAD_FIXED_SREGS`]).
+pub fn is_thread_fixed_sreg(name: &str) -> bool {
+    name.strip_prefix(SREG_INTRINSIC_PREFIX)
+        .is_some_and(|r| THREAD_FIXED_SREGS.iter().any(|p| r.starts_with(p)))
+}
+
 impl Sreg {
     /// The register of an intrinsic name such as `llvm.nvvm.read.ptx.sreg.tid.x`.
     pub fn from_intrinsic(name: &str) -> Option<Sreg> {
-        let reg = name.strip_prefix("llvm.nvvm.read.ptx.sreg.")?;
+        let reg = name.strip_prefix(SREG_INTRINSIC_PREFIX)?;
         match reg {
             "laneid" => return Some(Sreg::Laneid),
             "warpsize" => return Some(Sreg::Warpsize),
@@ -232,4 +258,33 @@ pub fn sreg_span(s: Sreg, lb: &LaunchBounds) -> Span {
         span = span.intersect(bound).unwrap_or(span);
     }
     span
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registers nvopt knows facts about are fixed for a thread's run; clocks are not.
+    #[test]
+    fn thread_fixed_special_registers() {
+        for s in ALL_SREGS {
+            let name = match s {
+                Sreg::Laneid => "laneid".to_string(),
+                Sreg::Warpsize => "warpsize".to_string(),
+                Sreg::Tid(d) | Sreg::Ntid(d) | Sreg::Ctaid(d) | Sreg::Nctaid(d) => {
+                    let base = format!("{s:?}").to_lowercase();
+                    let base = base.split('(').next().unwrap().to_string();
+                    format!("{base}.{}", format!("{d:?}").to_lowercase())
+                }
+            };
+            let intrinsic = format!("{SREG_INTRINSIC_PREFIX}{name}");
+            assert_eq!(Sreg::from_intrinsic(&intrinsic), Some(s), "{intrinsic}");
+            assert!(is_thread_fixed_sreg(&intrinsic), "{intrinsic}");
+        }
+        for other in ["clock", "clock64", "globaltimer", "warpid", "smid"] {
+            assert!(!is_thread_fixed_sreg(&format!("{SREG_INTRINSIC_PREFIX}{other}")));
+        }
+        assert!(is_thread_fixed_sreg("llvm.nvvm.read.ptx.sreg.lanemask.lt"));
+        assert!(!is_thread_fixed_sreg("llvm.nvvm.read.ptx.tid.x"));
+    }
 }

@@ -4,8 +4,9 @@
 //! (`-pass-remarks=nv-remat`, `-pass-remarks-missed=nv-remat`), `-nv-stats` counters and the
 //! `dump-remat` print. The C++ wrappers (src/llc/remat/remat.cpp) call [`nvopt_remat_run_function`]
 //! with the function, its LoopInfo and its OptimizationRemarkEmitter.
+use super::cost;
 use super::plan::{self, Kind, Model, Node, Params, Refusal, Remat};
-use crate::analysis::gpu::{addrspace, Sreg, PTX_KERNEL_CC};
+use crate::analysis::gpu::PTX_KERNEL_CC;
 use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
 use crate::analysis::ir::{self, loops};
 use crate::analysis::pressure::{self, target};
@@ -20,63 +21,48 @@ use std::ffi::{c_void, CStr};
 const PASS: &str = "nv-remat";
 pub(crate) const REMARK_PASS: &CStr = c"nv-remat";
 
-/// The cost of recomputing an instruction, or [`Kind::Fixed`] when it may not be recomputed:
-/// integer and floating-point arithmetic, comparisons, casts, selects and GEPs (one per variable
-/// index), reads of the special registers that do not change while a thread runs, and with
-/// `remat_load` loads that cannot see a store: constant and param space, and `!invariant.load`
-/// loads (llc tags loads through `const __restrict__` pointers so) as [`Kind::Load`], which
-/// are not re-issued inside deeper loops (each clone is another memory access; on the bench,
-/// re-issuing them in loops raised spills: fir16_strip under 32 registers, 0 to 500 bytes).
-/// Never: divisions and remainders (tens of instructions on a GPU), `freeze` (each copy may
-/// pick another value), PHIs, allocas, other calls, other memory accesses.
+/// The cost of recomputing `i`: the table of [`cost::classify`], with the facts it asks for read
+/// off the IR.
 pub fn classify(i: InstructionValue, remat_load: bool) -> Kind {
-    use LLVMOpcode::*;
     let r = i.as_value_ref();
-    // SAFETY: queries on a live instruction.
-    unsafe {
-        match LLVMGetInstructionOpcode(r) {
-            LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
-            | LLVMXor | LLVMICmp | LLVMSelect | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMBitCast
-            | LLVMPtrToInt | LLVMIntToPtr | LLVMAddrSpaceCast | LLVMFAdd | LLVMFSub | LLVMFMul
-            | LLVMFNeg | LLVMFCmp => Kind::Cheap(1),
-            LLVMFPExt | LLVMFPTrunc | LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI => {
-                Kind::Cheap(2)
+    // SAFETY: a live instruction.
+    let opcode = unsafe { LLVMGetInstructionOpcode(r) };
+    cost::classify(opcode, &Read(r), remat_load)
+}
+
+/// The facts [`cost::classify`] asks of a live instruction.
+struct Read(LLVMValueRef);
+
+impl cost::Facts for Read {
+    fn variable_indices(&self) -> u32 {
+        let r = self.0;
+        // SAFETY: queries on a live GEP.
+        unsafe {
+            let n = LLVMGetNumOperands(r) as u32;
+            (1..n).filter(|&k| LLVMIsAConstant(LLVMGetOperand(r, k)).is_null()).count() as u32
+        }
+    }
+
+    fn callee(&self) -> Option<String> {
+        // SAFETY: queries on a live call and its callee.
+        let callee = unsafe { LLVMGetCalledValue(self.0) };
+        (!unsafe { LLVMIsAFunction(callee) }.is_null()).then(|| ir::name(callee))
+    }
+
+    fn load(&self) -> cost::Load {
+        let r = self.0;
+        // SAFETY: queries on a live load.
+        unsafe {
+            let space = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(r, 0)));
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(r));
+            let md = c"invariant.load";
+            let kind = LLVMGetMDKindIDInContext(ctx, md.as_ptr(), md.count_bytes() as u32);
+            cost::Load {
+                space,
+                invariant: !LLVMGetMetadata(r, kind).is_null(),
+                simple: LLVMGetVolatile(r) == 0
+                    && LLVMGetOrdering(r) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic,
             }
-            LLVMGetElementPtr => {
-                let n = LLVMGetNumOperands(r) as u32;
-                let variable =
-                    (1..n).filter(|&k| LLVMIsAConstant(LLVMGetOperand(r, k)).is_null()).count();
-                Kind::Cheap(variable.max(1) as u32)
-            }
-            LLVMCall => {
-                let callee = LLVMGetCalledValue(r);
-                if LLVMIsAFunction(callee).is_null() {
-                    return Kind::Fixed;
-                }
-                match Sreg::from_intrinsic(&ir::name(callee)) {
-                    Some(_) => Kind::Cheap(1),
-                    None => Kind::Fixed,
-                }
-            }
-            LLVMLoad if remat_load => {
-                let space = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(r, 0)));
-                let ctx = LLVMGetTypeContext(LLVMTypeOf(r));
-                let md = c"invariant.load";
-                let kind = LLVMGetMDKindIDInContext(ctx, md.as_ptr(), md.count_bytes() as u32);
-                let invariant = !LLVMGetMetadata(r, kind).is_null();
-                let simple = LLVMGetVolatile(r) == 0
-                    && LLVMGetOrdering(r) == LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic;
-                if !simple {
-                    Kind::Fixed
-                } else if space == addrspace::CONST || space == addrspace::PARAM {
-                    Kind::Cheap(2)
-                } else if invariant {
-                    Kind::Load(2)
-                } else {
-                    Kind::Fixed
-                }
-            }
-            _ => Kind::Fixed,
         }
     }
 }

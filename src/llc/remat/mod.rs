@@ -88,5 +88,6 @@
 //! the names and defaults, not the formulas). cicc's `param-opt` (re-issuing `ld.param` next to
 //! uses) is not needed: NVPTX instruction selection and ptxas handle kernel parameters.
 pub mod adapter;
+pub mod cost;
 pub mod derotate;
 pub mod plan;

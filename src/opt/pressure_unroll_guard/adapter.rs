@@ -20,21 +20,6 @@ use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-pressure-unroll-guard";
 const UNROLL_DISABLE: &CStr = c"llvm.loop.unroll.disable";
-/// The special registers whose value is fixed for a thread's whole run (thread, block, grid
-/// and cluster indices and sizes, lane facts), as `llvm.nvvm.read.ptx.sreg.<name>` names them;
-/// clocks, timers, `%warpid` and `%smid` change and are not recomputable.
-const FIXED_SREGS: &[&str] = &[
-    "tid.",
-    "ntid.",
-    "ctaid.",
-    "nctaid.",
-    "laneid",
-    "warpsize",
-    "lanemask.",
-    "cluster",
-    "nclusterid.",
-];
-const SREG_PREFIX: &str = "llvm.nvvm.read.ptx.sreg.";
 
 /// One innermost loop read for the rule.
 struct Read {
@@ -132,7 +117,8 @@ impl Remat {
     }
 }
 
-/// Whether `call` reads a PTX special register fixed for the thread's run ([`FIXED_SREGS`]).
+/// Whether `call` reads a PTX special register fixed for the thread's run
+/// ([`crate::analysis::gpu::THREAD_FIXED_SREGS`]).
 fn is_special_register_read(call: LLVMValueRef) -> bool {
     // SAFETY: a live call instruction.
     let callee = unsafe { LLVMGetCalledValue(call) };
@@ -141,7 +127,7 @@ fn is_special_register_read(call: LLVMValueRef) -> bool {
         return false;
     }
     let name = ir::name(callee);
-    name.strip_prefix(SREG_PREFIX).is_some_and(|r| FIXED_SREGS.iter().any(|p| r.starts_with(p)))
+    crate::analysis::gpu::is_thread_fixed_sreg(&name)
 }
 
 /// The innermost loops of `f` that load, with their facts; `capped` says whether the carried
