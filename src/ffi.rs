@@ -1,6 +1,8 @@
-//! The boundary with the C++ shim (src/shim), one way: the functions the shim exports for Rust
-//! (knob registration and values, loaded libraries, PassBuilder callbacks), wrapped for safe
-//! use. The functions Rust exports for the shim live with what they serve (e.g.
+//! The plugin's side of the boundary with the C++ shim, one way: the functions the shim exports
+//! for Rust (knob registration and values in src/shim/knobs.cpp, loaded libraries in
+//! src/shim/host.cpp, PassBuilder callbacks in src/pipeline/passbuilder.cpp), wrapped for safe
+//! use. Their declarations below are the only ones: build.rs generates the C++ prototypes from
+//! them (src/boundary). The functions Rust exports for the shim live with what they serve (e.g.
 //! src/pipeline/exports.rs), so this module imports nothing of the crate and no module cycle
 //! runs through it. Nothing but marshalling lives here.
 use std::ffi::{c_char, c_void, CStr};

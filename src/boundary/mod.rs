@@ -131,6 +131,48 @@ mod tests {
         ]
     }
 
+    /// The crate's own boundary, read as build.rs reads it: every Rust file under src/ (but the
+    /// driver's), the layout and handle lists above; it maps, and it is the size it should be.
+    #[test]
+    fn the_crate_boundary_generates() {
+        fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() && !p.ends_with("bin") {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    out.push(p);
+                }
+            }
+        }
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let this = std::fs::read_to_string(src.join("boundary/mod.rs")).unwrap();
+        let mut names = super::gen::Names {
+            structs: super::gen::struct_names(&this, "layout"),
+            handles: super::gen::struct_names(&this, "handle"),
+            ..Default::default()
+        };
+        assert_eq!(names.structs.len(), layouts().len());
+        assert_eq!(names.handles.len(), handles().len());
+        let (mut fns, mut codes) = (Vec::new(), Vec::new());
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            names.aliases.extend(super::gen::aliases(&text));
+            let (a, b) = super::gen::scan_rust(&f.display().to_string(), &text);
+            fns.extend(a);
+            codes.extend(b);
+        }
+        let header = super::gen::header(&fns, &codes, &names).unwrap();
+        let prototypes = header
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic()) && l.contains("nvopt_"))
+            .count();
+        assert!(prototypes >= 90, "{prototypes} prototypes:\n{header}");
+        assert!(codes.iter().any(|c| c.name == "NvPreSinkOperand"));
+    }
+
     /// Every handle names a Rust type (the list compiles) and a C++ name of its own.
     #[test]
     fn handles_are_distinct() {
