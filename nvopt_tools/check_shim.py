@@ -1,17 +1,17 @@
-"""The shim-policy check (issue 14, "No policy in C++"): the C++ adapters in src/shim report facts
-and perform edits; every threshold is a knob or a named Rust constant. This check fails when a
-numeric literal other than 0 or 1 appears in src/shim/*.cpp|*.h, except where a number is
-structure rather than policy:
+"""The shim-policy check (issue 14, "No policy in C++"): the C++ adapters (src/shim and the `.cpp`
+beside each pass's Rust) report facts and perform edits; every threshold is a knob or a named Rust
+constant. This check fails when a numeric literal other than 0 or 1 appears in a `.cpp` or `.h`
+file under src/, except where a number is structure rather than policy:
   - in comments and string literals;
   - as the inline capacity of an LLVM small container (`SmallVector<T, 8>`, `SmallPtrSet<...>`);
   - in an enumerator list (`enum ... { A = 2, ... }`: codes shared with Rust);
   - in a `static_assert` (a layout check against Rust).
 Literals that are still to be moved to Rust are listed, with the reason they remain, in
-scripts/shim_literals.allow (one `file: source line` per entry). The check is a ratchet: a
+scripts/shim_literals.allow (one `file: source line` per entry, the file relative to src/). The check is a ratchet: a
 literal outside the list fails, and so does a listed entry that no longer occurs (shrink the
 list). `--list` prints every literal found, listed or not.
 
-    python3 -m nvopt_tools.check_shim [--list] [--shim DIR] [--allow FILE]
+    python3 -m nvopt_tools.check_shim [--list] [--src DIR] [--allow FILE]
 """
 import argparse
 import os
@@ -19,7 +19,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHIM = os.path.join(ROOT, "src", "shim")
+SRC = os.path.join(ROOT, "src")
 ALLOW = os.path.join(ROOT, "scripts", "shim_literals.allow")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(0[xX][0-9a-fA-F]+|[0-9]+(?:\.[0-9]+)?)[uUlLfF]*(?![A-Za-z0-9_.])")
 SMALL_CONTAINER = re.compile(r"\bSmall\w*<[^<>]*(?:<[^<>]*>[^<>]*)*>")
@@ -70,29 +70,36 @@ def allowed(path):
     return entries
 
 
+def cpp_files(src):
+    """The `.cpp` and `.h` files under src, relative to it, sorted (src/bin holds none)."""
+    out = []
+    for root, _, files in os.walk(src):
+        out += [os.path.relpath(os.path.join(root, f), src) for f in files if f.endswith((".cpp", ".h"))]
+    return sorted(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--list", action="store_true", help="print every literal found")
-    ap.add_argument("--shim", default=SHIM, help="folder of C++ files to check")
+    ap.add_argument("--src", default=SRC, help="folder whose C++ files (at any depth) are checked")
     ap.add_argument("--allow", default=ALLOW, help="list of literals still to move")
     args = ap.parse_args()
     allow = allowed(args.allow)
     found = []
-    for name in sorted(os.listdir(args.shim)):
-        if name.endswith((".cpp", ".h")):
-            found += [(f"{name}: {line}", name, n) for n, line in literals(os.path.join(args.shim, name))]
+    for name in cpp_files(args.src):
+        found += [(f"{name}: {line}", name, n) for n, line in literals(os.path.join(args.src, name))]
     keys = {k for k, _, _ in found}
     new = [(k, name, n) for k, name, n in found if k not in allow]
     stale = [k for k in allow if k not in keys]
     if args.list:
         for k, name, n in found:
-            print(f"src/shim/{name}:{n}: {k.split(': ', 1)[1]}" + ("" if k in allow else "   <- not listed"))
+            print(f"src/{name}:{n}: {k.split(': ', 1)[1]}" + ("" if k in allow else "   <- not listed"))
     for k, name, n in new:
-        print(f"check_shim: src/shim/{name}:{n}: numeric literal in the shim (move it to a knob or a "
+        print(f"check_shim: src/{name}:{n}: numeric literal in the shim (move it to a knob or a "
               f"named Rust constant): {k.split(': ', 1)[1]}")
     for k in stale:
         print(f"check_shim: listed in scripts/shim_literals.allow but gone (remove the entry): {k}")
-    print(f"check_shim: {len(found)} literals in src/shim, {len(found) - len(new)} listed as still to "
+    print(f"check_shim: {len(found)} literals in the C++ under src/, {len(found) - len(new)} listed as still to "
           f"move, {len(new)} unlisted, {len(stale)} stale entries")
     sys.exit(1 if new or stale else 0)
 

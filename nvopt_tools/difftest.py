@@ -50,7 +50,7 @@ opt, then again in llc): the second run turned the first one's wraps into wraps 
 or of a cvta.param pointer, which the opt mode and plain lli could not see.
 
 Launch shapes come from the spec and must respect the kernel's launch bounds (nvvm.reqntid
-exactly, nvvm.maxntid as a thread count, as src/scev_sources/ranges.rs reads them) and the
+exactly, nvvm.maxntid as a thread count, as src/analysis/scev_sources/ranges.rs reads them) and the
 hardware ranges; a spec that breaks them is an error, since the ranges nv-scev-sources attaches
 would make the "after" module's behaviour undefined rather than wrong. A kernel whose "before"
 run changes no output element, or writes outside its buffers, is a spec error too: the
@@ -121,7 +121,7 @@ LLC = f"{BIN}/llc"
 LLC_ARGS = ["-O3", "-mcpu=sm_90", "-stop-before=nvptx-isel"]
 LOWERINGS = {"llc-nvopt": ("early", "O3"), "llc-upstream": ("up",)}
 TIMEOUT = 120
-# The hardware's launch limits (src/scev_sources/ranges.rs `hardware`).
+# The hardware's launch limits (src/analysis/scev_sources/ranges.rs `hardware`).
 MAX_BLOCK = (1024, 1024, 64)
 MAX_GRID = (0x7fffffff, 0xffff, 0xffff)
 MAX_THREADS = 1024

@@ -12,80 +12,80 @@
 //! ```text
 //! stock llc -O3 (NVPTX)            with the plugin                        switched off by
 //! ... nvptx-lower-args             nvptx-lower-args
-//!                                  nv-phi-loads           (src/phi_loads.rs) nv-disable-phi-loads
+//!                                  nv-phi-loads           (src/llc/phi_loads.rs) nv-disable-phi-loads
 //!     sroa ...                     sroa ...
 //!     speculative-execution        speculative-execution
-//!                                  nv-iv-start-widening   (src/addr/widen.rs)
+//!                                  nv-iv-start-widening   (src/llc/addr/widen.rs)
 //!     slsr ...                     slsr ...                                nv-widen-iv-starts=0
 //!     canon-freeze                 canon-freeze
-//!                                  nv-lsr-gate-pass       (src/lsr_gate.rs) nv-lsr-gate=0
+//!                                  nv-lsr-gate-pass       (src/llc/lsr_gate.rs) nv-lsr-gate=0
 //!     loop-reduce ...              loop-reduce ...
 //!     codegenprepare               codegenprepare
-//!                                  codegenpreparescev     (src/addr)
-//!                                  nv-iv-rewrite          (src/iv_rewrite) nv-disable-iv-rewrite
-//!                                  nv-ext-reuse           (src/ext_reuse) nv-disable-ext-reuse
-//!                                  nv-cssa                (src/cssa)      cssa-coalesce=0
+//!                                  codegenpreparescev     (src/llc/addr)
+//!                                  nv-iv-rewrite          (src/llc/iv_rewrite) nv-disable-iv-rewrite
+//!                                  nv-ext-reuse           (src/llc/ext_reuse) nv-disable-ext-reuse
+//!                                  nv-cssa                (src/llc/cssa)      cssa-coalesce=0
 //!     nvptx-lower-aggr-copies      nvptx-lower-aggr-copies
-//!                                  nv-remat               (src/remat)     do-remat=0
+//!                                  nv-remat               (src/llc/remat)     do-remat=0
 //!     alloca-hoisting              alloca-hoisting
 //!     nvptx-isel ...               nvptx-isel ...
 //!     machine-sink                 machine-sink
-//!                                  nv-pre-sink            (src/pre_sink)  nv-disable-pre-sink
-//!                                  nv-pred-remat          (src/pred_remat) nv-disable-pred-remat
-//!                                  nv-param-opt           (src/param_opt) nv-disable-param-opt
+//!                                  nv-pre-sink            (src/machine/pre_sink)  nv-disable-pre-sink
+//!                                  nv-pred-remat          (src/machine/pred_remat) nv-disable-pred-remat
+//!                                  nv-param-opt           (src/machine/param_opt) nv-disable-param-opt
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
-//!                                  nv-coalesce            (src/coalesce)  nv-disable-coalesce
+//!                                  nv-coalesce            (src/machine/coalesce)  nv-disable-coalesce
 //!     machine-scheduler            machine-scheduler
-//!                                  nv-sreg-order          (src/sreg_order) nv-disable-sreg-order=0 (off by default)
+//!                                  nv-sreg-order          (src/machine/sreg_order) nv-disable-sreg-order=0 (off by default)
 //! ```
 //!
-//! - nvopt's PHI-of-loads speculation (src/phi_loads.rs; not a cicc pass: it lets SROA keep a
+//! - nvopt's PHI-of-loads speculation (src/llc/phi_loads.rs; not a cicc pass: it lets SROA keep a
 //!   private object in registers that a PHI of addresses kept in memory, as in CUB's arg-min
 //!   reductions), right after `nvptx-lower-args`, before llc's SROA;
-//! - the LSR gates (src/lsr_gate.rs), right before llc's stock LoopStrengthReduce
+//! - the LSR gates (src/llc/lsr_gate.rs), right before llc's stock LoopStrengthReduce
 //!   (docs/CICC-FACTS.md "NVIDIA LSR knobs": cicc gates LSR by register pressure, trip count and
 //!   loop level): llc's IR pipeline adds `canon-freeze` immediately before `loop-reduce`, in
 //!   the same loop pass manager, and only when LSR runs, so an explicit `-disable-lsr` also
 //!   leaves the gate out;
-//! - nvopt's IV-start widening (src/addr/widen.rs), right after `speculative-execution`, i.e.
+//! - nvopt's IV-start widening (src/llc/addr/widen.rs), right after `speculative-execution`, i.e.
 //!   right before SLSR, whose rewrite of nsw IV starts would hide from BASR what it needs;
 //!   also off when BASR is (`do-base-address-strength-reduce=0`);
-//! - cicc's address-mode pass `codegenpreparescev` (src/addr; docs/CICC-FACTS.md "Address
+//! - cicc's address-mode pass `codegenpreparescev` (src/llc/addr; docs/CICC-FACTS.md "Address
 //!   optimization": in cicc it runs right after CodeGenPrepare, after LSR), right after
 //!   CodeGenPrepare, unless both `do-base-address-strength-reduce=0` and `do-scev-cgp=0`;
-//! - nvopt's extension reuse (src/ext_reuse; not a cicc pass: it gives ptxas the 32-bit
+//! - nvopt's extension reuse (src/llc/ext_reuse; not a cicc pass: it gives ptxas the 32-bit
 //!   extension nvcc's PTX has where LSR rebuilt a thread rank in 64 bits), after the passes
 //!   at `codegenprepare` that expand ScalarEvolution expressions and before `nv-cssa`;
-//! - the PHI-operand (CSSA) coalescing pass (src/cssa; docs/CICC-FACTS.md "CSSA coalescing": cicc
+//! - the PHI-operand (CSSA) coalescing pass (src/llc/cssa; docs/CICC-FACTS.md "CSSA coalescing": cicc
 //!   coalesces PHI operands before PHI elimination), as late as possible in the IR part of the
 //!   pipeline: after CodeGenPrepare and after `codegenpreparescev`, which is also inserted
 //!   there, so that nothing rewrites the PHI operands between nv-cssa and instruction
 //!   selection;
-//! - cicc's IR rematerialization (src/remat; docs/CICC-FACTS.md "Register pressure and
+//! - cicc's IR rematerialization (src/llc/remat; docs/CICC-FACTS.md "Register pressure and
 //!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
 //!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
 //!   `nvptx-lower-aggr-copies`;
-//! - nvopt's hoisted-value sinking (src/pre_sink; not a cicc pass: it undoes MachineCSE's
+//! - nvopt's hoisted-value sinking (src/machine/pre_sink; not a cicc pass: it undoes MachineCSE's
 //!   partial-redundancy hoisting where the hoisted value would be held across an idle loop,
 //!   as nvcc's PTX computes such values in each block), right after `machine-sink`;
-//! - nvopt's predicate rematerialization (src/pred_remat; not a cicc pass as such: nvcc's PTX
+//! - nvopt's predicate rematerialization (src/machine/pred_remat; not a cicc pass as such: nvcc's PTX
 //!   compares inside the loop where LICM would hold more predicates across it than SASS has
 //!   predicate registers), after nv-pre-sink: early MachineLICM, which runs before
 //!   `machine-sink`, would hoist the compares again;
-//! - cicc's `param-opt` (src/param_opt; in cicc right after ISel), after `machine-sink`: early
+//! - cicc's `param-opt` (src/machine/param_opt; in cicc right after ISel), after `machine-sink`: early
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
-//! - the NVPTX copy coalescer (src/coalesce; docs/CICC-FACTS.md "Register coalescing": cicc runs
+//! - the NVPTX copy coalescer (src/machine/coalesce; docs/CICC-FACTS.md "Register coalescing": cicc runs
 //!   its own coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
-//! - the launch-configuration reads first (src/sreg_order; not a cicc pass: it gives ptxas the
+//! - the launch-configuration reads first (src/machine/sreg_order; not a cicc pass: it gives ptxas the
 //!   order nvcc's PTX has), right after the machine scheduler, which would reorder them; off by
 //!   default, as it cost registers on the validate split (docs/DEPARTURES.md).
 //!
 //! Nothing is inserted at `-O0` (the code generator level cicc uses at O0 and at every
 //! fast-compile level) or for non-NVPTX targets.
 use crate::knobs::Knobs;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 
 /// One pass to insert: its registered name and the registered name of the pass it follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,62 +94,62 @@ pub struct Insertion {
     pub after: &'static str,
 }
 
-/// The LSR gate pass (src/shim/lsr_gate.cpp), just before llc's `loop-reduce`.
+/// The LSR gate pass (src/llc/lsr_gate.cpp), just before llc's `loop-reduce`.
 pub const LSR_GATE: Insertion = Insertion { pass: "nv-lsr-gate-pass", after: "canon-freeze" };
 
-/// Pressure-driven IV rewriting (src/iv_rewrite), after `codegenpreparescev` (listed after it:
+/// Pressure-driven IV rewriting (src/llc/iv_rewrite), after `codegenpreparescev` (listed after it:
 /// insertions at one anchor run in list order): BASR takes the IVs its address sharing can, in
 /// their nsw form; nv-iv-rewrite then moves the integer IVs left in loops still over the target.
 pub const IV_REWRITE: Insertion = Insertion { pass: "nv-iv-rewrite", after: "codegenprepare" };
 
-/// IV-start widening for BASR (src/addr/widen.rs), right after llc's
+/// IV-start widening for BASR (src/llc/addr/widen.rs), right after llc's
 /// `speculative-execution`, i.e. right before `slsr`, whose rewrite of IV starts drops nsw.
 pub const IV_START_WIDENING: Insertion =
     Insertion { pass: "nv-iv-start-widening", after: "speculative-execution" };
 
-/// BASR + CBE + SCEV-CGP (src/addr), right after llc's `codegenprepare`
+/// BASR + CBE + SCEV-CGP (src/llc/addr), right after llc's `codegenprepare`
 /// (docs/CICC-FACTS.md "Address optimization"); the dead code it leaves is deleted by the pass.
 pub const CODEGENPREPARE_SCEV: Insertion =
     Insertion { pass: "codegenpreparescev", after: "codegenprepare" };
 
-/// Extension reuse (src/ext_reuse; pass wrappers in src/shim/ext_reuse.cpp), after
+/// Extension reuse (src/llc/ext_reuse; pass wrappers in src/llc/ext_reuse/ext_reuse.cpp), after
 /// `codegenprepare`, listed after every SCEVExpander user anchored there (`codegenpreparescev`,
 /// `nv-iv-rewrite`) and before `nv-cssa`.
 pub const EXT_REUSE: Insertion = Insertion { pass: "nv-ext-reuse", after: "codegenprepare" };
 
-/// The NVPTX copy coalescer (src/shim/coalesce.cpp), right after `register-coalescer`.
+/// The NVPTX copy coalescer (src/machine/coalesce/coalesce.cpp), right after `register-coalescer`.
 pub const COALESCE: Insertion = Insertion { pass: "nv-coalesce", after: "register-coalescer" };
 
-/// The PHI-operand (CSSA) coalescing pass (src/cssa; pass wrappers in src/shim/cssa.cpp), right
+/// The PHI-operand (CSSA) coalescing pass (src/llc/cssa; pass wrappers in src/llc/cssa/cssa.cpp), right
 /// after `codegenprepare`.
 /// Listed after every other insertion anchored at `codegenprepare`: TargetPassConfig puts each
 /// insertion right after its anchor as the anchor is added, in list order, so the last one
 /// listed runs last.
 pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare" };
 
-/// IR rematerialization (src/remat; pass wrappers in src/shim/remat.cpp), the last IR pass:
+/// IR rematerialization (src/llc/remat; pass wrappers in src/llc/remat/remat.cpp), the last IR pass:
 /// right after `nvptx-lower-aggr-copies`, before `alloca-hoisting` and ISel (as in cicc).
 pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-aggr-copies" };
 
-/// Hoisted-value sinking (src/pre_sink; machine pass in src/shim/pre_sink.cpp), after
+/// Hoisted-value sinking (src/machine/pre_sink; machine pass in src/machine/pre_sink/pre_sink.cpp), after
 /// `machine-sink`, i.e. after MachineCSE, whose hoisting it undoes (listed before nv-param-opt).
 pub const PRE_SINK: Insertion = Insertion { pass: "nv-pre-sink", after: "machine-sink" };
 
-/// Predicate rematerialization (src/pred_remat; machine pass in src/shim/pred_remat.cpp),
+/// Predicate rematerialization (src/machine/pred_remat; machine pass in src/machine/pred_remat/pred_remat.cpp),
 /// after `machine-sink`, i.e. after early MachineLICM, whose hoisting it undoes where the
 /// predicates would not fit (listed after nv-pre-sink).
 pub const PRED_REMAT: Insertion = Insertion { pass: "nv-pred-remat", after: "machine-sink" };
 
-/// ld.param re-issue (src/param_opt; machine pass in src/shim/param_opt.cpp), after
+/// ld.param re-issue (src/machine/param_opt; machine pass in src/machine/param_opt/param_opt.cpp), after
 /// `machine-sink`, the last of the passes that hoist or merge invariant loads.
 pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
 
-/// Launch-configuration reads first (src/sreg_order; machine pass in src/shim/sreg_order.cpp),
+/// Launch-configuration reads first (src/machine/sreg_order; machine pass in src/machine/sreg_order/sreg_order.cpp),
 /// after `machine-scheduler`, the last pass that orders instructions within a block.
 pub const SREG_ORDER: Insertion = Insertion { pass: "nv-sreg-order", after: "machine-scheduler" };
 
-/// Loads through a PHI of a private object made in the predecessors (src/phi_loads.rs; pass
-/// wrappers in src/shim/phi_loads.cpp), right after `nvptx-lower-args`, i.e. right before the
+/// Loads through a PHI of a private object made in the predecessors (src/llc/phi_loads.rs; pass
+/// wrappers in src/llc/phi_loads.cpp), right after `nvptx-lower-args`, i.e. right before the
 /// SROA that llc runs ahead of `nvptx-lower-alloca`, which then keeps the object in registers.
 pub const PHI_LOADS: Insertion = Insertion { pass: "nv-phi-loads", after: "nvptx-lower-args" };
 
@@ -165,10 +165,10 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     if knobs.nv_lsr_gate() {
         out.push(LSR_GATE);
     }
-    if crate::addr::widening_runs(knobs) {
+    if crate::llc::addr::widening_runs(knobs) {
         out.push(IV_START_WIDENING);
     }
-    if crate::addr::codegenpreparescev_runs(knobs) {
+    if crate::llc::addr::codegenpreparescev_runs(knobs) {
         out.push(CODEGENPREPARE_SCEV);
     }
     if !knobs.nv_disable_iv_rewrite() {
@@ -212,9 +212,9 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     opt_level: u32,
     insert: extern "C" fn(
         ctx: *mut c_void,
-        pass: *const u8,
+        pass: *const c_char,
         pass_len: usize,
-        after: *const u8,
+        after: *const c_char,
         after_len: usize,
     ),
     ctx: *mut c_void,
@@ -225,7 +225,7 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     let list = insertions(is_nvptx, opt_level, &Knobs::current());
     log::debug!("codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): inserting {list:?}");
     for i in list {
-        insert(ctx, i.pass.as_ptr(), i.pass.len(), i.after.as_ptr(), i.after.len());
+        insert(ctx, i.pass.as_ptr().cast(), i.pass.len(), i.after.as_ptr().cast(), i.after.len());
     }
 }
 

@@ -1,6 +1,8 @@
-//! The boundary with the C++ shim (src/shim), one way: the functions the shim exports for Rust
-//! (knob registration and values, loaded libraries, PassBuilder callbacks), wrapped for safe
-//! use. The functions Rust exports for the shim live with what they serve (e.g.
+//! The plugin's side of the boundary with the C++ shim, one way: the functions the shim exports
+//! for Rust (knob registration and values in src/shim/knobs.cpp, loaded libraries in
+//! src/shim/host.cpp, PassBuilder callbacks in src/pipeline/passbuilder.cpp), wrapped for safe
+//! use. Their declarations below are the only ones: build.rs generates the C++ prototypes from
+//! them (src/boundary). The functions Rust exports for the shim live with what they serve (e.g.
 //! src/pipeline/exports.rs), so this module imports nothing of the crate and no module cycle
 //! runs through it. Nothing but marshalling lives here.
 use std::ffi::{c_char, c_void, CStr};
@@ -8,18 +10,18 @@ use std::ffi::{c_char, c_void, CStr};
 extern "C" {
     fn nvopt_shim_register_bool(
         idx: u32,
-        name: *const u8,
+        name: *const c_char,
         name_len: usize,
-        help: *const u8,
+        help: *const c_char,
         help_len: usize,
         default: bool,
     );
     #[allow(clippy::too_many_arguments)]
     fn nvopt_shim_register_int(
         idx: u32,
-        name: *const u8,
+        name: *const c_char,
         name_len: usize,
-        help: *const u8,
+        help: *const c_char,
         help_len: usize,
         default: i32,
         min: i32,
@@ -28,12 +30,12 @@ extern "C" {
     fn nvopt_shim_knob_value(idx: u32) -> i64;
     fn nvopt_shim_knob_values(out: *mut i64, n: usize);
     fn nvopt_shim_loaded_libraries(cb: extern "C" fn(*const c_char, *mut c_void), ctx: *mut c_void);
-    fn nvopt_shim_pass_known(pass_builder: *mut c_void, name: *const u8, len: usize) -> bool;
+    fn nvopt_shim_pass_known(pass_builder: *mut c_void, name: *const c_char, len: usize) -> bool;
     fn nvopt_shim_register_pass_builder(pass_builder: *mut c_void);
     fn nvopt_shim_default_llvm_option(
-        name: *const u8,
+        name: *const c_char,
         name_len: usize,
-        value: *const u8,
+        value: *const c_char,
         value_len: usize,
     ) -> i32;
 }
@@ -86,7 +88,14 @@ pub fn register_bool_knob(idx: usize, name: &'static str, help: &'static str, de
     let (n, h) = (name.as_bytes(), help.as_bytes());
     // SAFETY: name and help are 'static and outlive the cl::opt that keeps StringRefs to them.
     unsafe {
-        nvopt_shim_register_bool(idx as u32, n.as_ptr(), n.len(), h.as_ptr(), h.len(), default)
+        nvopt_shim_register_bool(
+            idx as u32,
+            n.as_ptr().cast(),
+            n.len(),
+            h.as_ptr().cast(),
+            h.len(),
+            default,
+        )
     }
 }
 
@@ -102,9 +111,9 @@ pub fn register_int_knob(
     unsafe {
         nvopt_shim_register_int(
             idx as u32,
-            n.as_ptr(),
+            n.as_ptr().cast(),
             n.len(),
-            h.as_ptr(),
+            h.as_ptr().cast(),
             h.len(),
             default,
             min,
@@ -145,7 +154,7 @@ pub fn loaded_libraries() -> Vec<String> {
 /// # Safety
 /// `pass_builder` is a live `llvm::PassBuilder*`.
 pub unsafe fn pass_known(pass_builder: *mut c_void, name: &str) -> bool {
-    nvopt_shim_pass_known(pass_builder, name.as_ptr(), name.len())
+    nvopt_shim_pass_known(pass_builder, name.as_ptr().cast(), name.len())
 }
 
 /// What became of a default given to one of LLVM's own options.
@@ -161,16 +170,32 @@ pub enum LlvmOption {
     Rejected,
 }
 
+crate::shared_codes! {
+    /// What `nvopt_shim_default_llvm_option` answers (C++: the generated enum
+    /// `NvDefaultOptionResult`).
+    enum NvDefaultOptionResult: i32 {
+        OPTION_SET = 0,
+        OPTION_GIVEN = 1,
+        OPTION_UNKNOWN = 2,
+        OPTION_REJECTED = 3,
+    }
+}
+
 /// Gives LLVM's option `name` the value `value` unless it already has one.
 pub fn default_llvm_option(name: &str, value: &str) -> LlvmOption {
     // SAFETY: both strings are valid for the call; the shim copies what it keeps.
     let rc = unsafe {
-        nvopt_shim_default_llvm_option(name.as_ptr(), name.len(), value.as_ptr(), value.len())
+        nvopt_shim_default_llvm_option(
+            name.as_ptr().cast(),
+            name.len(),
+            value.as_ptr().cast(),
+            value.len(),
+        )
     };
     match rc {
-        0 => LlvmOption::Set,
-        1 => LlvmOption::Given,
-        2 => LlvmOption::Unknown,
+        OPTION_SET => LlvmOption::Set,
+        OPTION_GIVEN => LlvmOption::Given,
+        OPTION_UNKNOWN => LlvmOption::Unknown,
         _ => LlvmOption::Rejected,
     }
 }

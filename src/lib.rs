@@ -2,49 +2,40 @@
 //! NVIDIA cicc's NVPTX optimization flow (docs/ARCHITECTURE.md). This file is the plugin entry:
 //! `llvmGetPassPluginInfo` (defined in Rust, docs/ARCHITECTURE.md "Platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
-pub mod addr;
-pub mod array_alignment;
-pub mod asm_convergence;
+// The plugin: its entry (this file), the host check, the knob table, the boundary with the shim,
+// statistics and log.
 mod boundary;
-pub mod clang_pipeline;
-pub mod coalesce;
-pub mod codegen;
-pub mod const_pointers;
-pub mod cssa;
-pub mod dbe;
-pub mod ext_reuse;
 pub mod ffi;
-pub mod fold_const_calls;
-pub mod gpu;
 pub mod host;
-pub mod inline_policy;
-pub mod internalize;
-pub mod ipmsp;
-pub mod ir;
-pub mod iv_rewrite;
 pub mod knobs;
-pub mod local_array_unroll;
 pub mod logger;
-pub mod lower_struct_args;
-pub mod lsr_gate;
-pub mod param_opt;
-pub mod phi_loads;
-pub mod pipeline;
-pub mod pre_sink;
-pub mod pred_remat;
-pub mod pressure;
-pub mod pressure_unroll_guard;
 mod readme;
-pub mod remat;
-pub mod scev;
-pub mod scev_node;
-pub mod scev_sources;
-pub mod search_budgets;
-pub mod shuffle_loop_unroll;
-pub mod sreg_order;
 pub mod stats;
-pub mod stride_loop_unroll;
-pub mod texture_unroll_guard;
+
+// Shared analyses and GPU facts.
+pub mod analysis;
+
+// opt: `nvopt<LEVEL>` from cicc's tables, then the passes it adds.
+pub mod pipeline;
+
+pub mod opt;
+
+// clang: `-nv-pipeline=LEVEL` runs `nvopt<LEVEL>` in clang's device-side compile.
+pub mod clang_pipeline;
+
+// llc: what is inserted where, then the IR passes and the machine passes.
+pub mod codegen;
+
+pub mod llc;
+
+pub mod machine;
+
+pub use machine::{coalesce, param_opt, pre_sink, pred_remat, sreg_order};
+pub use opt::{
+    array_alignment, asm_convergence, const_pointers, dbe, fold_const_calls, inline_policy,
+    internalize, ipmsp, local_array_unroll, lower_struct_args, pressure_unroll_guard,
+    shuffle_loop_unroll, stride_loop_unroll, texture_unroll_guard,
+};
 
 use std::ffi::{c_char, c_void};
 
@@ -86,13 +77,13 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 extern "C" fn on_load() {
     if host::check_once() {
         knobs::register();
-        coalesce::ffi::register();
-        cssa::adapter::register();
-        remat::adapter::register();
-        param_opt::adapter::register();
-        pre_sink::adapter::register();
-        pred_remat::adapter::register();
-        sreg_order::adapter::register();
+        machine::coalesce::ffi::register();
+        llc::cssa::adapter::register();
+        llc::remat::adapter::register();
+        machine::param_opt::adapter::register();
+        machine::pre_sink::adapter::register();
+        machine::pred_remat::adapter::register();
+        machine::sreg_order::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();

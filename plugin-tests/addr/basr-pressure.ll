@@ -1,10 +1,10 @@
-; BASR's register rule (src/addr/basr.rs `paying`, src/pressure): six pointer IVs of one
+; BASR's register rule (src/llc/addr/basr.rs `paying`, src/analysis/pressure): six pointer IVs of one
 ; stride class, `p_k = {a + t + k*lda, +, s}` (floats), each loaded once per iteration. Sharing
 ; a base saves no loop instruction (each IV costs one add, as each chained member does), so
 ; under the default target (64 registers: the loop needs far fewer) BASR leaves them; when the
 ; loop's register pressure exceeds the target (-nv-maxreg=8 here), registers decide: one pointer
 ; IV stays, the other members are built on it with the one difference `4*lda` (the starts'
-; `sext(k*lda)` distributed through the nsw multiply, src/shim/access_scev.cpp), and the five
+; `sext(k*lda)` distributed through the nsw multiply, src/llc/addr/access_scev.cpp), and the five
 ; other pointer PHIs and their updates are deleted.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-basr -dump-base-address-strength-reduce=1 -disable-output %s 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=ROOMY

@@ -1,4 +1,4 @@
-; IV-start widening (src/addr/widen.rs). The starts `t + k*w`
+; IV-start widening (src/llc/addr/widen.rs). The starts `t + k*w`
 ; of IVs that index an array are nsw, so each IV's address is exactly
 ; {4*(sext(t) + k*sext(w)),+,4*sext(d)} and IVs of one stride are a constant times 4*sext(w)
 ; apart (BASR's shared base). llc's SLSR rewrites those starts into a chain `s[k] = s[k-1] + w`

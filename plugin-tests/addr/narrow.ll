@@ -1,4 +1,4 @@
-; SCEV-CGP's 32-bit address arithmetic (src/addr/narrow.rs; docs/CICC-FACTS.md "Address
+; SCEV-CGP's 32-bit address arithmetic (src/llc/addr/narrow.rs; docs/CICC-FACTS.md "Address
 ; optimization" and "SCEV-CGP"): a GEP index `ext(a) + ext(b)` (what SeparateConstOffsetFromGEP
 ; leaves of `ext(a + b)`) becomes `ext(a + b)` when ScalarEvolution's ranges prove the narrow add
 ; cannot overflow: signed for sign extensions, unsigned for zero extensions. Negative: an operand

@@ -1,5 +1,5 @@
 ; Address records of loads and stores see through the sign extension of 32-bit IVs
-; (src/shim/access_scev.cpp; docs/CICC-FACTS.md "Address optimization": sext splits when the
+; (src/llc/addr/access_scev.cpp; docs/CICC-FACTS.md "Address optimization": sext splits when the
 ; inner arithmetic is nsw). A load of a poison address is UB, so on every iteration the load runs,
 ; the nsw start `t + k*w` and the nsw updates `i + step` did not wrap: sext(i_k) is
 ; {sext(t) + k*sext(w),+,sext(step)}, six bases one `4*sext(w)` apart. BASR shares one

@@ -1,4 +1,4 @@
-;; nv-set-local-array-alignment (src/array_alignment): statically sized private arrays get the
+;; nv-set-local-array-alignment (src/opt/array_alignment): statically sized private arrays get the
 ;; largest power of two dividing their size, at most 16 bytes, and the loads and stores at
 ;; constant offsets from them the alignment that proves; each refusal has a missed remark.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-set-local-array-alignment -verify-each -S %s \

@@ -1,4 +1,4 @@
-;; nv-set-global-array-alignment (src/array_alignment): statically sized __shared__ arrays that
+;; nv-set-global-array-alignment (src/opt/array_alignment): statically sized __shared__ arrays that
 ;; this module defines for good get the largest power of two dividing their size, at most 16
 ;; bytes, and the loads and stores at constant offsets from them (through constant
 ;; expressions too) the alignment that proves. Declarations (extern __shared__, dynamic shared

@@ -1,4 +1,4 @@
-;; nv-set-local-array-alignment (src/array_alignment/local.rs): once a private float[8] is
+;; nv-set-local-array-alignment (src/opt/array_alignment/local.rs): once a private float[8] is
 ;; raised to align 16, a memset that zeroes the whole array becomes two <4 x float> zero stores
 ;; (nvcc's st.local.v4.f32), not the 8-byte stores NVPTX would lower the aligned memset into:
 ;; ptxas keeps an array with mixed 8- and 4-byte accesses in local memory (llm.c's

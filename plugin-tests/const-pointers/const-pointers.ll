@@ -1,4 +1,4 @@
-;; nv-const-pointers (src/const_pointers.rs): pointers loaded from __constant__ memory (directly,
+;; nv-const-pointers (src/opt/const_pointers.rs): pointers loaded from __constant__ memory (directly,
 ;; through a GEP constant expression, a dynamically indexed table, or as an integer used only
 ;; by inttoptr) are marked global; infer-address-spaces then gives their accesses the global
 ;; space. Pointers loaded from global or shared memory stay generic.

@@ -1,4 +1,4 @@
-;; nv-cssa's equal-operand rewrite (src/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the
+;; nv-cssa's equal-operand rewrite (src/llc/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the
 ;; remainder loop after a loop unrolled by 4 starts from the trip count %unroll, which stays live
 ;; around the outer loop, so PHI elimination's copy of it into %r0 interferes and stays a mov. The
 ;; unrolled loop's exit test (`icmp eq %unroll, %k4`) proves %k4 equal to %unroll on the only path

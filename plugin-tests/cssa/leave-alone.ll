@@ -1,4 +1,4 @@
-;; What nv-cssa must leave alone (src/cssa/plan.rs): a true swap of two PHIs (both values are
+;; What nv-cssa must leave alone (src/llc/cssa/plan.rs): a true swap of two PHIs (both values are
 ;; needed at once; only unrolling removes those copies); an equality of pointers (equal addresses
 ;; need not carry the same provenance); an interfering operand defined by a load (it may not
 ;; move); a PHI whose old value is read after the loop (sinking the increment cannot end the

@@ -1,4 +1,4 @@
-;; nv-cssa's sink rewrite (src/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the loop
+;; nv-cssa's sink rewrite (src/llc/cssa/plan.rs; docs/CICC-FACTS.md "CSSA coalescing"): the loop
 ;; compares the old value of %i after %i.next is computed, so %i and %i.next are live at once and
 ;; PHI elimination's copy into %i stays a mov inside the loop. nv-cssa moves %i.next below the
 ;; compare (its last read of %i); then the copy coalesces. The limit is loaded in the loop, so the

@@ -1,4 +1,4 @@
-;; nv-dbe (src/dbe.rs): dead barrier elimination. Each function names what must happen to its
+;; nv-dbe (src/opt/dbe.rs): dead barrier elimination. Each function names what must happen to its
 ;; __syncthreads() barriers; every hazard case keeps its barrier.
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-dbe -verify-each -pass-remarks=nv-dbe -nv-stats %s -S -o - 2>%t.err | FileCheck %s
 ;; RUN: FileCheck %s --check-prefix=STATS < %t.err

@@ -1,4 +1,4 @@
-; nv-ext-reuse (src/ext_reuse): a 64-bit expression that ScalarEvolution proves equal to the
+; nv-ext-reuse (src/llc/ext_reuse): a 64-bit expression that ScalarEvolution proves equal to the
 ; zero or sign extension of a 32-bit value the function computes is rebuilt as that extension.
 ; @rank is LSR's expansion of a pointer IV start over a 2-D thread rank: the 64-bit product and
 ; sum become `zext %r`, their zext'ed operands die. @offset: a signed offset, `sext %d`. (The

@@ -1,4 +1,4 @@
-;; nv-fold-const-calls (src/fold_const_calls): a call whose arguments are all integer constants
+;; nv-fold-const-calls (src/opt/fold_const_calls): a call whose arguments are all integer constants
 ;; is replaced by the value the callee returns, computed by interpreting the callee (recursion
 ;; included: cooperative_groups' constexpr log2, as clang emits it after mem2reg); calls with a
 ;; non-constant argument, callees that store, poison or undefined behaviour, and runs over the

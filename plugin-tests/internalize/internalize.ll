@@ -1,4 +1,4 @@
-;; nv-internalize, nvcc's whole-program mode (src/internalize.rs): non-kernel function
+;; nv-internalize, nvcc's whole-program mode (src/opt/internalize.rs): non-kernel function
 ;; definitions become internal (their comdat dropped); unreferenced weak/linkonce device data
 ;; the host cannot name is deleted; kernels, declarations, what llvm.used/llvm.compiler.used
 ;; names, available_externally bodies, externally_initialized (__device__/__constant__) and

@@ -1,4 +1,4 @@
-;; nv-ipmsp (src/ipmsp): a generic pointer parameter that every call site passes in one space
+;; nv-ipmsp (src/opt/ipmsp): a generic pointer parameter that every call site passes in one space
 ;; (through GEPs, casts, PHIs and selects; kernel parameters count as global, allocas as local)
 ;; gets a cast pair at the callee's entry, and the pass's own infer-address-spaces run turns its
 ;; accesses into that space; the space propagates to the callee's callees and, through returns,

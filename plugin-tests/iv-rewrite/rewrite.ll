@@ -1,4 +1,4 @@
-; nv-iv-rewrite (src/iv_rewrite): in a loop over the register target, integer IVs of one step
+; nv-iv-rewrite (src/llc/iv_rewrite): in a loop over the register target, integer IVs of one step
 ; move onto the first of them. Four unsigned (wrapping) i32 indices of step %s and one of step
 ; %u index a float array through zext; with -nv-maxreg=4 the loop is over the target: %j, %k and
 ; %l become %i plus their start differences (expanded in the preheader), one add at each use,

@@ -1,5 +1,5 @@
 ; What nv-local-array-unroll leaves alone, and the missed remark it gives for each
-; (src/local_array_unroll/mod.rs, "What it refuses"): loops that index no private array;
+; (src/opt/local_array_unroll/mod.rs, "What it refuses"): loops that index no private array;
 ; an index loaded from memory; the user's #pragma unroll 1; a loop without a constant trip
 ; count; an array whose address escapes into a call (silently: SROA could not promote it
 ; anyway); an array whose offsets are constant already (SROA's business, silently).

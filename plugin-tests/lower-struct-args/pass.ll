@@ -1,4 +1,4 @@
-;; nv-lower-struct-args (src/lower_struct_args.rs): a kernel's by-value parameter that the
+;; nv-lower-struct-args (src/opt/lower_struct_args.rs): a kernel's by-value parameter that the
 ;; kernel writes is copied into a private alloca filled by one memcpy from the parameter; every
 ;; other by-value parameter is left as it is for llc's nvptx-lower-args. Pointers loaded from a
 ;; by-value parameter and integer kernel arguments used only as pointers are marked global.

@@ -1,5 +1,5 @@
 ; The register-pressure gate's limit grows with a register target above the default 64
-; (src/lsr_gate.rs, rp_limit; nv-lsr-rp-limit-scale): under __launch_bounds__(256, 2) the
+; (src/llc/lsr_gate.rs, rp_limit; nv-lsr-rp-limit-scale): under __launch_bounds__(256, 2) the
 ; target is 65536 / 512 = 128 registers, so lsr-rp-limit=4 becomes 8 and a loop at pressure 7
 ; keeps LSR, while the same loop in a kernel without launch bounds (target 64) is vetoed. With
 ; -nv-lsr-rp-limit-scale=0 both are vetoed (cicc's limit for every kernel).

@@ -1,4 +1,4 @@
-; nv-param-opt (src/param_opt): in a kernel over its register target, each block that reads a
+; nv-param-opt (src/machine/param_opt): in a kernel over its register target, each block that reads a
 ; kernel parameter outside the entry block gets its own ld.param. %a and %b are read only after
 ; the loop: with -nv-maxreg=4 their loads move to the exit block and the entry loads go; %n, read
 ; in the loop and nowhere else outside the entry, gets its copy in the loop; %out, read in the

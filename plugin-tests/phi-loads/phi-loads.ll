@@ -1,4 +1,4 @@
-;; nv-phi-loads (src/phi_loads.rs): loads through a PHI of addresses, one of them a private
+;; nv-phi-loads (src/llc/phi_loads.rs): loads through a PHI of addresses, one of them a private
 ;; object only the PHI keeps in memory, are made in the predecessors; SROA then keeps the
 ;; object in registers. The shape is CUB's arg-min step (a KeyValuePair picked by reference).
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-phi-loads -verify-each -pass-remarks=nv-phi-loads -pass-remarks-missed=nv-phi-loads -nv-stats %s -S -o - 2>%t.err | FileCheck %s

@@ -1,4 +1,4 @@
-; nv-pre-sink (src/pre_sink): llc's MachineCSE hoists the `mul.wide` that both preheaders
+; nv-pre-sink (src/machine/pre_sink): llc's MachineCSE hoists the `mul.wide` that both preheaders
 ; compute (12 * tid.x, the start offset of each loop's pointer) into the entry block, and the
 ; 64-bit value is then held across the first loop, which never reads it. The pass copies it
 ; back into the two preheaders (one instruction each) and erases the hoisted one. The guard

@@ -1,4 +1,4 @@
-; nv-pred-remat (src/pred_remat): nine loop-invariant compares of %t are used before the loop
+; nv-pred-remat (src/machine/pred_remat): nine loop-invariant compares of %t are used before the loop
 ; (selects) and inside it (branches). CodeGenPrepare sinks a copy of each compare into the loop
 ; and MachineCSE replaces those copies by the compares before the loop, so all nine
 ; predicates are live across it: more than SASS's seven predicate registers. The pass

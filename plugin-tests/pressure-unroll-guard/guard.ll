@@ -1,4 +1,4 @@
-; nv-pressure-unroll-guard (src/pressure_unroll_guard/mod.rs): an innermost loop with a
+; nv-pressure-unroll-guard (src/opt/pressure_unroll_guard/mod.rs): an innermost loop with a
 ; run-time trip count, in a function with a register cap (launch bounds here: 1024 threads x 2
 ; blocks = 32 registers; -nv-maxreg without bounds), gets llvm.loop.unroll.disable when the
 ; registers it carries plus 4 iterations' loaded registers exceed the cap, and llc prints it as

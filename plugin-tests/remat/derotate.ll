@@ -1,5 +1,5 @@
-;; nv-remat's loop de-rotation (src/remat/derotate.rs) and its refusals, and the planner's
-;; "no register freed" refusal (src/remat/plan.rs). @acc: a guarded loop over the target whose
+;; nv-remat's loop de-rotation (src/llc/remat/derotate.rs) and its refusals, and the planner's
+;; "no register freed" refusal (src/llc/remat/plan.rs). @acc: a guarded loop over the target whose
 ;; exit receives its two accumulators (their initial values on the bypass edge, which holds a
 ;; copy of the preheader's sext as llc's GVN leaves it): the test moves to a new top block, the
 ;; guard always enters, the bypass block goes, the exit reads the top block's PHIs and the

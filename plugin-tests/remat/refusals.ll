@@ -1,4 +1,4 @@
-;; What nv-remat refuses, each with its missed remark (src/remat/plan.rs): a definition that
+;; What nv-remat refuses, each with its missed remark (src/llc/remat/plan.rs): a definition that
 ;; cannot be recomputed (a load from global memory: a store may change it); a chain whose
 ;; operand is neither available at the use nor recomputable (%h reads that load, dead by the
 ;; use); a chain too costly (%k, used two loop levels deep); and, with the chain knobs, %m, which is

@@ -1,4 +1,4 @@
-;; nv-remat's rewrite (src/remat): twelve accumulators live around a loop push the estimated
+;; nv-remat's rewrite (src/llc/remat): twelve accumulators live around a loop push the estimated
 ;; pressure (21) over a target of 12 registers (-nv-maxreg=12). The output address %dst
 ;; (tid.x * 16 + ctaid.x off the kernel parameter %out) is live across the loop and used only
 ;; after it: its chain is cloned into the exit block and the original goes. %t (tid.x) is

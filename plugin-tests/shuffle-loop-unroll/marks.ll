@@ -1,4 +1,4 @@
-; nv-shuffle-loop-unroll (src/shuffle_loop_unroll): a loop holding a warp shuffle whose member
+; nv-shuffle-loop-unroll (src/opt/shuffle_loop_unroll): a loop holding a warp shuffle whose member
 ; mask is a run-time value gets llvm.loop.unroll.disable, and so does every loop around it;
 ; loop-unroll then leaves it rolled (one shuffle), while the same loop under an immediate mask
 ; is fully unrolled (five shuffles). Refusals: a loop with the user's unroll pragma (missed

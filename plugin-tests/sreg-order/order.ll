@@ -1,4 +1,4 @@
-; nv-sreg-order (src/sreg_order): in the entry block, the reads of %ntid and %nctaid move ahead of
+; nv-sreg-order (src/machine/sreg_order): in the entry block, the reads of %ntid and %nctaid move ahead of
 ; the parameter loads and of %ctaid/%tid, in their order; nothing else moves, and reads outside
 ; the entry block stay. Off with -nv-disable-sreg-order: LLVM's order (%ctaid.x first).
 ; nv-sreg-order is off by default (docs/DEPARTURES.md); -nv-disable-sreg-order=0 runs it.

@@ -1,4 +1,4 @@
-; nv-texture-unroll-guard (src/texture_unroll_guard/mod.rs): a short constant-trip loop inside
+; nv-texture-unroll-guard (src/opt/texture_unroll_guard/mod.rs): a short constant-trip loop inside
 ; another loop whose texture fetches (here clang's inline-asm tex.2d, 4 registers each) have
 ; coordinates the same on every iteration of the enclosing loop gets llvm.loop.unroll.disable
 ; when trip count x hoistable registers exceeds the register target (64; -nv-maxreg lowers it),

@@ -1,4 +1,4 @@
-//! The boundary between the `-nv-pipeline` adapter (src/shim/clang_pipeline.cpp) and its
+//! The boundary between the `-nv-pipeline` adapter (src/clang_pipeline/clang_pipeline.cpp) and its
 //! decisions (src/clang_pipeline/mod.rs): registration of the option, the check of its value,
 //! whether a module's optimizer is replaced and by which element, and the codegen level.
 //! Marshalling only.
@@ -7,9 +7,9 @@ use std::ffi::{c_char, CString};
 
 extern "C" {
     fn nvopt_shim_register_clang_pipeline(
-        name: *const u8,
+        name: *const c_char,
         name_len: usize,
-        help: *const u8,
+        help: *const c_char,
         help_len: usize,
     );
 }
@@ -18,13 +18,15 @@ extern "C" {
 pub fn register() {
     let (n, h) = (super::OPTION.as_bytes(), super::HELP.as_bytes());
     // SAFETY: name and help are 'static and outlive the cl::opt that keeps StringRefs to them.
-    unsafe { nvopt_shim_register_clang_pipeline(n.as_ptr(), n.len(), h.as_ptr(), h.len()) }
+    unsafe {
+        nvopt_shim_register_clang_pipeline(n.as_ptr().cast(), n.len(), h.as_ptr().cast(), h.len())
+    }
 }
 
 /// # Safety
 /// `p` points to `n` readable bytes.
-unsafe fn text<'a>(p: *const u8, n: usize) -> std::borrow::Cow<'a, str> {
-    String::from_utf8_lossy(slice(p, n))
+unsafe fn text<'a>(p: *const c_char, n: usize) -> std::borrow::Cow<'a, str> {
+    String::from_utf8_lossy(slice(p.cast::<u8>(), n))
 }
 
 fn c_string(s: String) -> *mut c_char {
@@ -37,7 +39,10 @@ fn c_string(s: String) -> *mut c_char {
 /// # Safety
 /// `value` points to `len` readable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn nvopt_clang_pipeline_check(value: *const u8, len: usize) -> *mut c_char {
+pub unsafe extern "C" fn nvopt_clang_pipeline_check(
+    value: *const c_char,
+    len: usize,
+) -> *mut c_char {
     match super::parse_value(&text(value, len)) {
         Ok(_) => std::ptr::null_mut(),
         Err(msg) => c_string(msg),
@@ -51,9 +56,9 @@ pub unsafe extern "C" fn nvopt_clang_pipeline_check(value: *const u8, len: usize
 /// `triple` and `value` point to `triple_len` and `value_len` readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_clang_pipeline_element(
-    triple: *const u8,
+    triple: *const c_char,
     triple_len: usize,
-    value: *const u8,
+    value: *const c_char,
     value_len: usize,
 ) -> *mut c_char {
     match super::replaces(&text(triple, triple_len), &text(value, value_len)) {
@@ -69,9 +74,9 @@ pub unsafe extern "C" fn nvopt_clang_pipeline_element(
 /// `triple` and `value` point to `triple_len` and `value_len` readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_clang_pipeline_replaces(
-    triple: *const u8,
+    triple: *const c_char,
     triple_len: usize,
-    value: *const u8,
+    value: *const c_char,
     value_len: usize,
 ) -> bool {
     super::replaces(&text(triple, triple_len), &text(value, value_len)).is_some()
@@ -86,7 +91,7 @@ pub unsafe extern "C" fn nvopt_clang_pipeline_replaces(
 pub unsafe extern "C" fn nvopt_clang_codegen_level(
     replaced: bool,
     is_nvptx: bool,
-    value: *const u8,
+    value: *const c_char,
     value_len: usize,
     current: u32,
 ) -> u32 {

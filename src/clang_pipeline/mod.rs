@@ -16,7 +16,7 @@
 //! the same PassBuilder, on NVPTX modules; a should-run-optional-pass instrumentation callback
 //! then skips every optional pass of that module outside nvopt's pipeline, i.e. clang's default
 //! pipeline and the NVPTX target's own pipeline-start passes. A codegen-pipeline callback sets
-//! the target machine's level. The adapter is src/shim/clang_pipeline.cpp; every decision is
+//! the target machine's level. The adapter is src/clang_pipeline/clang_pipeline.cpp; every decision is
 //! here.
 //!
 //! What nvopt-cc gives the same compile besides (src/bin/nvopt-cc): clang's CUDA toolchain
@@ -25,7 +25,7 @@
 //! `__CUDA_PREC_DIV=1`, `__CUDA_FTZ=0`), which upstream clang leaves at 0. With those, clang's
 //! PTX equals the driver's (plugin-tests/clang, plugin-tests/cuda). A `-fgpu-rdc` build also
 //! needs `-mllvm -nv-rdc` (the driver's `-rdc=true` gives both): nvopt's pipelines compile device
-//! code as a closed world otherwise (src/internalize.rs), and clang's device IR does not say
+//! code as a closed world otherwise (src/opt/internalize.rs), and clang's device IR does not say
 //! that it is meant for separate linking.
 //!
 //! Limits: passes LLVM marks required still run after nvopt's pipeline (always-inline,

@@ -1,12 +1,19 @@
-//! The pipeline's exports for the shim (src/shim/passbuilder.cpp): building the text of one
+//! The pipeline's exports for the shim (src/pipeline/passbuilder.cpp): building the text of one
 //! `nvopt<LEVEL>` pipeline element, and freeing it. Marshalling only.
 use crate::ffi::{pass_known, slice};
 use std::ffi::{c_char, c_void, CString};
 
-/// Result codes of [`nvopt_build_pipeline`].
-const NOT_OURS: i32 = 0;
-const BUILT: i32 = 1;
-const FAILED: i32 = 2;
+crate::shared_codes! {
+    /// Result codes of [`nvopt_build_pipeline`] (C++: the generated enum `NvPipelineResult`).
+    enum NvPipelineResult: i32 {
+        /// The element is not `nvopt<...>`.
+        PIPELINE_NOT_OURS = 0,
+        /// The text is in `out`.
+        PIPELINE_BUILT = 1,
+        /// The element is nvopt's but invalid (the message is printed).
+        PIPELINE_FAILED = 2,
+    }
+}
 
 /// Called by the shim's module-pipeline parsing callback with one pipeline element. On
 /// success `*out` receives the pipeline text (free it with [`nvopt_free_string`]).
@@ -16,22 +23,22 @@ const FAILED: i32 = 2;
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_build_pipeline(
-    element: *const u8,
+    element: *const c_char,
     len: usize,
     pass_builder: *mut c_void,
     out: *mut *mut c_char,
 ) -> i32 {
-    let element = String::from_utf8_lossy(slice(element, len));
+    let element = String::from_utf8_lossy(slice(element.cast::<u8>(), len));
     let has_nvptx = || super::slots::NVPTX_ONLY.iter().all(|p| pass_known(pass_builder, p));
     match super::build_element(&element, has_nvptx) {
-        Ok(None) => NOT_OURS,
+        Ok(None) => PIPELINE_NOT_OURS,
         Ok(Some(text)) => {
             *out = CString::new(text).expect("pipeline text has no NUL").into_raw();
-            BUILT
+            PIPELINE_BUILT
         }
         Err(msg) => {
             eprintln!("nvopt: error: {msg}");
-            FAILED
+            PIPELINE_FAILED
         }
     }
 }

@@ -10,12 +10,12 @@
 //! `threadIdx`-style accessors, before the loop passes; not at O0 and Ofcmax, which run no
 //! loop optimization and whose llc -O0 runs no LSR; O1-O3 have a second slot right after
 //! `reassociate`, off unless `-special-reassociate-for-threadid`; `nv-inline-advisor`, cicc's
-//! inline thresholds, right before every `cgscc(inline)`, src/inline_policy; and
+//! inline thresholds, right before every `cgscc(inline)`, src/opt/inline_policy; and
 //! `nv-local-array-unroll`, cicc's local-array unroll rule, right before the first
-//! `loop-unroll` of O2/O3, src/local_array_unroll, followed by `nv-shuffle-loop-unroll`, which
-//! keeps loops with run-time-mask warp shuffles rolled, src/shuffle_loop_unroll, and
+//! `loop-unroll` of O2/O3, src/opt/local_array_unroll, followed by `nv-shuffle-loop-unroll`, which
+//! keeps loops with run-time-mask warp shuffles rolled, src/opt/shuffle_loop_unroll, and
 //! `nv-stride-loop-unroll`, which gives loops stepping by a run-time stride a runtime unroll count,
-//! src/stride_loop_unroll), `nv:<slot>`
+//! src/opt/stride_loop_unroll), `nv:<slot>`
 //! (slots.rs), the adaptors
 //! `function`, `cgscc`, `loop`, `loop-mssa`, and `cgscc-iter`, a cgscc adaptor whose contents are wrapped
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (docs/CICC-FACTS.md "Pipeline architecture", mechanism 5).
@@ -24,14 +24,14 @@
 //! sink-common-insts (s), otherwise cicc's printed parameters; `$U` = the level's unroll level.
 //!
 //! Every optimizing level (not O0) starts with `nv:internalize`, nvcc's whole-program mode
-//! (src/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
+//! (src/opt/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
 //! the slot is not in the reference prints; it must come before the first `globaldce`, the
 //! inliner and the interprocedural passes that need internal linkage. `-nv-rdc` turns it off.
-//! Right after it every optimizing level runs `nv-asm-convergence` (src/asm_convergence.rs):
+//! Right after it every optimizing level runs `nv-asm-convergence` (src/opt/asm_convergence.rs):
 //! clang marks every CUDA inline-asm call convergent, cicc's front end does not, and the mark
 //! on CUDA's asm conversions (bf16) stops LLVM's runtime unrolling; the pass takes it off asm
 //! whose PTX computes in the executing thread only (`-nv-disable-asm-convergence` keeps it).
-//! O1-O3 run `nv-fold-const-calls` (src/fold_const_calls: calls with constant arguments folded
+//! O1-O3 run `nv-fold-const-calls` (src/opt/fold_const_calls: calls with constant arguments folded
 //! by interpretation, recursive `constexpr` functions) right before `globalopt`, once every
 //! function has been through `mem2reg`/`sroa`/`instcombine` and before `globaldce` (which
 //! deletes the callees left without calls), IPSCCP and the inliner.
@@ -45,17 +45,17 @@
 //! upstream `default<O1>` inlines and nvopt must never inline less than upstream at the same
 //! level (`-nv-o1-inline=false` gives cicc's O1, always-inline only); and, only with
 //! `-nv-o1-local-array-unroll`, nv-local-array-unroll with a loop-unroll that unrolls just the
-//! loops it marks (src/local_array_unroll); and `early-cse<memssa>` right after the SROA that
+//! loops it marks (src/opt/local_array_unroll); and `early-cse<memssa>` right after the SROA that
 //! follows the inliner (`nv-post-inline-cse`, upstream's SROA -> EarlyCSE order): cicc's table
 //! runs instcombine on the freshly inlined code before any CSE, so two inlined copies of one
 //! computation (cooperative groups' `thread_rank()`, say) are folded differently before GVN
 //! can merge them (`(a + tid) == 0` becomes `(a | tid) == 0` while `a + tid < 32` stays), and
 //! both sums stay live: one register more than upstream and nvcc on 80 cuda-samples reduction
 //! kernels (`-nv-post-inline-cse=false` gives cicc's table); and `nv-texture-unroll-guard` at
-//! the end of O1-O3's function pipeline (src/texture_unroll_guard: `.pragma "nounroll"` on short
+//! the end of O1-O3's function pipeline (src/opt/texture_unroll_guard: `.pragma "nounroll"` on short
 //! loops whose full unrolling would let ptxas hoist texture fetches out of the enclosing loop
 //! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table) and
-//! `nv-pressure-unroll-guard` after it (src/pressure_unroll_guard: `.pragma "nounroll"` on
+//! `nv-pressure-unroll-guard` after it (src/opt/pressure_unroll_guard: `.pragma "nounroll"` on
 //! run-time-trip loops that ptxas would unroll past a register cap;
 //! `-nv-disable-pressure-unroll-guard` gives cicc's table).
 //! One removal: O1-O3's `load-store-vectorizer` runs only with `-nv-opt-load-store-vectorizer`:

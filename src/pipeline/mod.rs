@@ -1,7 +1,7 @@
 //! `nvopt<LEVEL>`: the module pipelines of NVIDIA cicc's optimizer, one per cicc level
 //! (`O0`, `O1`, `O2`, `O3`, `Ofcmax`, `Ofcmid`, `Ofcmin`). This module builds the textual
 //! module pipeline of a level from the level tables (levels.rs) and the current knobs, for
-//! LLVM's PassBuilder to parse (src/shim/passbuilder.cpp registers the element), so
+//! LLVM's PassBuilder to parse (src/pipeline/passbuilder.cpp registers the element), so
 //! `opt -print-pipeline-passes` shows exactly what runs.
 //!
 //! Sources: the architecture is the book page "Optimization Levels" (docs/SOURCES.md, source
@@ -39,20 +39,20 @@
 //! - **Ofcmin**: late inliner with full unrolling only, `gvn<>` with PRE.
 //! - **O0**: always-inline, mem2reg, lower-constant-intrinsics and the NVVM lowering slots.
 //!
-//! nvopt's own optimizer passes: `nv-fold-const-calls` (src/fold_const_calls) at O1-O3 right
+//! nvopt's own optimizer passes: `nv-fold-const-calls` (src/opt/fold_const_calls) at O1-O3 right
 //! before `globalopt`, replacing calls with constant arguments by the value the callee returns;
-//! `nv-scev-sources` (src/scev_sources) runs right after the
-//! inliner at O1-O3, Ofcmid and Ofcmin; `nv-inline-advisor` (src/inline_policy) right before
+//! `nv-scev-sources` (src/analysis/scev_sources) runs right after the
+//! inliner at O1-O3, Ofcmid and Ofcmin; `nv-inline-advisor` (src/opt/inline_policy) right before
 //! every `cgscc(inline)`, giving it cicc 13.5's inline thresholds; `nv-local-array-unroll`
-//! (src/local_array_unroll) right before the first `loop-unroll` of O2/O3, cicc's rule that
+//! (src/opt/local_array_unroll) right before the first `loop-unroll` of O2/O3, cicc's rule that
 //! fully unrolls loops whose unrolling lets SROA put a private array into registers;
-//! `nv-set-global-array-alignment` and `nv-set-local-array-alignment` (src/array_alignment) in
+//! `nv-set-global-array-alignment` and `nv-set-local-array-alignment` (src/opt/array_alignment) in
 //! cicc's `nv:set-global-array-alignment` (O1-O3) and `nv:set-local-array-alignment` (O1-O3,
 //! Ofcmid, Ofcmin) slots, aligning statically sized shared and private arrays for vector ld/st;
-//! `nv-texture-unroll-guard` (src/texture_unroll_guard) at the end of the function pipeline of
+//! `nv-texture-unroll-guard` (src/opt/texture_unroll_guard) at the end of the function pipeline of
 //! O1-O3 (not in cicc's table), keeping ptxas from unrolling short loops whose unrolled texture
 //! fetches it would hoist out of the enclosing loop, over the register target, and
-//! `nv-pressure-unroll-guard` (src/pressure_unroll_guard) after it, keeping ptxas from unrolling
+//! `nv-pressure-unroll-guard` (src/opt/pressure_unroll_guard) after it, keeping ptxas from unrolling
 //! run-time-trip loops past a register cap.
 //! cicc runs its O0 code generator at every fast-compile
 //! level; that is llc's business (nvopt-cc and `-nv-pipeline` pick `llc -O0` there).

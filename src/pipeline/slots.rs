@@ -3,7 +3,7 @@
 //! upstream LLVM 22 pass that does that job, or none; and the guard knob of each upstream pass
 //! kind (docs/CICC-FACTS.md "Pipeline architecture"). One slot stands for work cicc does before its
 //! printed pipeline: `nv:internalize`, the whole-program internalization of cicc's LNK stage,
-//! first in every optimizing level (src/internalize.rs).
+//! first in every optimizing level (src/opt/internalize.rs).
 
 /// An NVIDIA pass slot (`nv:<name>` in the level tables).
 #[derive(Debug)]
@@ -35,7 +35,7 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "whole-program internalization in cicc's LNK stage (before the printed pipeline)",
         "nv-internalize",
         "!nv-rdc",
-        "nvopt's nv-internalize (src/internalize.rs): nvcc's whole-program mode without -rdc",
+        "nvopt's nv-internalize (src/opt/internalize.rs): nvcc's whole-program mode without -rdc",
     ),
     nv(
         "printf-lowering",
@@ -84,7 +84,7 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "nv:MemorySpaceOpt",
         "nv-const-pointers,infer-address-spaces",
         "memory-space-opt",
-        "nvopt's nv-const-pointers (src/const_pointers.rs: pointers loaded from __constant__ memory are global; off with -nv-disable-const-pointers), then upstream's infer-address-spaces, which infers the address space of generic pointers",
+        "nvopt's nv-const-pointers (src/opt/const_pointers.rs: pointers loaded from __constant__ memory are global; off with -nv-disable-const-pointers), then upstream's infer-address-spaces, which infers the address space of generic pointers",
     ),
     nv("unknown-c0b98e", "nv:opaque-c0b98e (unknown)", "", "", "identity unknown"),
     nv("branch-dist", "nv:opaque-03d7cd (branch-dist)", "", "", "no upstream equivalent"),
@@ -114,7 +114,7 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "nv:LowerStructArgs",
         "nv-lower-struct-args",
         "!nv-disable-lower-args",
-        "nvopt's nv-lower-struct-args (src/lower_struct_args.rs): written by-value kernel parameters copied to a private alloca; the rest is left to llc's nvptx-lower-args (upstream's pass here would run twice, and its second run breaks the first's param-space loads)",
+        "nvopt's nv-lower-struct-args (src/opt/lower_struct_args.rs): written by-value kernel parameters copied to a private alloca; the rest is left to llc's nvptx-lower-args (upstream's pass here would run twice, and its second run breaks the first's param-space loads)",
     ),
     nv(
         "lower-aggr-copies",
@@ -128,21 +128,21 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "nv:opaque-200cd2 (ipmemoryspaceprop)",
         "nv-ipmsp",
         "do-ip-msp",
-        "nvopt's nv-ipmsp (src/ipmsp): generic pointer parameters and returns of internal functions that every call site passes in one space, accessed in that space (clones where call sites disagree)",
+        "nvopt's nv-ipmsp (src/opt/ipmsp): generic pointer parameters and returns of internal functions that every call site passes in one space, accessed in that space (clones where call sites disagree)",
     ),
     nv(
         "dbe",
         "nv:opaque-470840 (dead barrier elimination)",
         "nv-dbe",
         "feature-bit-1",
-        "nvopt's nv-dbe (src/dbe.rs): barriers across which no accesses can conflict",
+        "nvopt's nv-dbe (src/opt/dbe.rs): barriers across which no accesses can conflict",
     ),
     nv(
         "set-global-array-alignment",
         "nv:SetGlobalArrayAlignment",
         "nv-set-global-array-alignment",
         "!nv-disable-set-global-array-alignment",
-        "nvopt's nv-set-global-array-alignment (src/array_alignment): statically sized __shared__ arrays aligned for vector ld/st",
+        "nvopt's nv-set-global-array-alignment (src/opt/array_alignment): statically sized __shared__ arrays aligned for vector ld/st",
     ),
     nv(
         "reuse-local-memory",
@@ -156,7 +156,7 @@ pub static NV_SLOTS: &[NvSlot] = &[
         "nv:opaque-f69226 (set-local-array-alignment)",
         "nv-set-local-array-alignment",
         "lsa-opt",
-        "nvopt's nv-set-local-array-alignment (src/array_alignment): statically sized private arrays aligned for vector ld/st (also off with -nv-disable-set-local-array-alignment)",
+        "nvopt's nv-set-local-array-alignment (src/opt/array_alignment): statically sized private arrays aligned for vector ld/st (also off with -nv-disable-set-local-array-alignment)",
     ),
     nv("lower-ops", "nv:LowerOps", "", "", "no upstream equivalent"),
     nv(

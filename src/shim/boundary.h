@@ -1,6 +1,6 @@
 // The structs that cross the boundary between the shim and Rust, defined once on the C++ side.
 // Each mirrors a #[repr(C)] struct in Rust (named in its comment); boundary_layout.h, generated
-// from Rust's size_of/offset_of by the boundary test (src/boundary.rs; regenerate with
+// from Rust's size_of/offset_of by the boundary test (src/boundary/mod.rs; regenerate with
 // NVOPT_UPDATE_BOUNDARY=1 cargo test --release boundary), asserts at compile time that every
 // size and field offset here equals Rust's. Layouts only.
 #pragma once
@@ -14,8 +14,8 @@ struct NvStr {
   size_t Len;
 };
 
-// One SCEV node of the one expression encoding (Rust: crate::scev_node::ScevNode; kinds in
-// crate::scev_node::kind, same order as NvScevKind).
+// One SCEV node of the one expression encoding (Rust: crate::analysis::scev_node::ScevNode; kinds in
+// crate::analysis::scev_node::kind, same order as NvScevKind).
 struct NvScevNode {
   uint32_t Kind, Arity, Bits, Flags;
   int64_t Value, Ty;
@@ -23,7 +23,7 @@ struct NvScevNode {
 };
 enum NvScevKind : uint32_t { KConst, KUnknown, KAdd, KMul, KAddRec, KSExt, KZExt, KOther, KRef, KTrunc };
 
-// The walk budgets of the C++ adapters (Rust: crate::search_budgets::SearchBudgets).
+// The walk budgets of the C++ adapters (Rust: crate::analysis::search_budgets::SearchBudgets).
 struct NvSearchBudgets {
   uint32_t AccessScevMaxDepth;
   uint32_t SourcesMaxOperandDepth;
@@ -31,18 +31,18 @@ struct NvSearchBudgets {
 };
 
 // One piece of a remark: plain text when Key is empty, else ore::NV(Key, Value) (Rust:
-// crate::ir::facts::RemarkArg).
+// crate::analysis::ir::facts::RemarkArg).
 struct NvRemarkArg {
   NvStr Key;
   NvStr Value;
 };
 
-// A pair of a loop's bases and their difference (Rust: crate::addr::scev::NvPair).
+// A pair of a loop's bases and their difference (Rust: crate::llc::addr::scev::NvPair).
 struct NvPair {
   uint32_t A, B, DiffNodes, Invariant, Diff;
 };
 
-// One loop at the LSR gate (Rust: crate::lsr_gate::CLoopFacts).
+// One loop at the LSR gate (Rust: crate::llc::lsr_gate::CLoopFacts).
 struct CLoopFacts {
   const char *Function;
   size_t FunctionLen;
@@ -53,11 +53,11 @@ struct CLoopFacts {
   LLVMValueRef Fn;
   LLVMBasicBlockRef HeaderBlock;
   unsigned NumPhis;
-  const void *LoopHandle; // the llvm::Loop (Rust: crate::ir::loops::Loop)
+  const void *LoopHandle; // the llvm::Loop (Rust: crate::analysis::ir::loops::Loop)
   void *Trial;            // for nvopt_lsr_trial_run
 };
 
-// nv-coalesce's facts of one copy (Rust: crate::coalesce::ffi::RawWeight, RawFacts).
+// nv-coalesce's facts of one copy (Rust: crate::machine::coalesce::ffi::RawWeight, RawFacts).
 struct RawWeight {
   uint32_t Instrs = 0;
   uint32_t Uses = 0;
@@ -70,12 +70,12 @@ struct RawFacts {
   RawWeight DstWeight, SrcWeight;
 };
 
-// nv-scev's description of one value for the getSCEV gate (Rust: crate::scev::ffi::RawNode).
+// nv-scev's description of one value for the getSCEV gate (Rust: crate::analysis::scev::ffi::RawNode).
 struct RawNode {
   uint32_t Kind, LoopDepth, NumOperands;
 };
 
-// nv-scev-sources' facts and decisions (Rust: crate::scev_sources::ffi::NvBounds, NvGuard,
+// nv-scev-sources' facts and decisions (Rust: crate::analysis::scev_sources::ffi::NvBounds, NvGuard,
 // NvIvFacts, NvIvDecision).
 struct NvBounds {
   uint64_t UMin, UMax;

@@ -21,8 +21,6 @@ using namespace llvm;
 
 using InsertFn = void (*)(void *Ctx, const char *Pass, size_t PassLen, const char *After,
                           size_t AfterLen);
-extern "C" void nvopt_codegen_insertions(bool IsNVPTX, unsigned OptLevel, InsertFn Insert,
-                                         void *Ctx);
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Types and helpers shared by the shim's files at the boundary with Rust (layouts mirror
-// src/scev_sources/ffi.rs). Adapter only.
+// src/analysis/scev_sources/ffi.rs). Adapter only.
 #pragma once
 #include "boundary.h"
 #include "llvm/ADT/StringRef.h"
@@ -9,7 +9,7 @@
 
 inline NvStr nvStr(llvm::StringRef S) { return {S.data(), S.size()}; }
 
-// The launch-bound attributes Rust parses (src/scev_sources/ranges.rs LaunchBounds::parse):
+// The launch-bound attributes Rust parses (src/analysis/scev_sources/ranges.rs LaunchBounds::parse):
 // `nvvm.maxntid`, `nvvm.reqntid`, `nvvm.minctasm`, empty when absent.
 inline void nvLaunchBounds(const llvm::Function &F, NvStr Out[3]) {
   const char *Names[3] = {"nvvm.maxntid", "nvvm.reqntid", "nvvm.minctasm"};

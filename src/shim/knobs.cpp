@@ -69,18 +69,18 @@ extern "C" void nvopt_shim_register_int(unsigned Idx, const char *Name, size_t N
 
 // One knob's value as LLVM parsed it (bools as 0/1; the logger and the statistics printer ask
 // for theirs alone).
-extern "C" long long nvopt_shim_knob_value(unsigned Idx) {
+extern "C" int64_t nvopt_shim_knob_value(unsigned Idx) {
   if (Idx >= knobs().size())
     return 0;
   const Knob &K = knobs()[Idx];
   if (K.B)
     return *K.B ? 1 : 0;
-  return K.I ? (long long)*K.I : 0;
+  return K.I ? (int64_t)*K.I : 0;
 }
 
 // Every knob's value as LLVM parsed it (bools as 0/1), in table order, into Out[0..N) (one call
 // per read of the whole table: Knobs::current in src/knobs.rs).
-extern "C" void nvopt_shim_knob_values(long long *Out, size_t N) {
+extern "C" void nvopt_shim_knob_values(int64_t *Out, size_t N) {
   for (size_t Idx = 0; Idx < N; ++Idx) {
     Out[Idx] = nvopt_shim_knob_value(static_cast<unsigned>(Idx));
   }
@@ -88,7 +88,6 @@ extern "C" void nvopt_shim_knob_values(long long *Out, size_t N) {
 
 // What became of a default given to one of LLVM's options (codes shared with Rust:
 // LlvmOption in src/ffi.rs).
-enum DefaultOptionResult : int { OptionSet = 0, OptionGiven = 1, OptionUnknown = 2, OptionRejected = 3 };
 
 // Gives LLVM's own option `Name` the value `Value` unless it already has one from the command
 // line (or an earlier call). Which option and value: Rust (src/pipeline/llvm_options.rs).
@@ -98,9 +97,9 @@ extern "C" int nvopt_shim_default_llvm_option(const char *Name, size_t NameLen, 
   auto &Opts = cl::getRegisteredOptions();
   auto It = Opts.find(N);
   if (It == Opts.end())
-    return OptionUnknown;
+    return OPTION_UNKNOWN;
   cl::Option *O = It->second;
   if (O->getNumOccurrences() > 0)
-    return OptionGiven;
-  return O->addOccurrence(0, N, StringRef(Value, ValueLen)) ? OptionRejected : OptionSet;
+    return OPTION_GIVEN;
+  return O->addOccurrence(0, N, StringRef(Value, ValueLen)) ? OPTION_REJECTED : OPTION_SET;
 }

@@ -2,11 +2,11 @@
 // new-PM module pass per name, for opt -passes=NAME and the nvopt pipelines' slots. Each hands
 // the module to Rust and, when Rust changed it, preserves nothing (NvRustModulePass,
 // register.h). No decisions here.
-//   nv-internalize       whole-program mode (src/internalize.rs): linkage, deleted globals
+//   nv-internalize       whole-program mode (src/opt/internalize.rs): linkage, deleted globals
 //   nv-asm-convergence   `convergent` taken off inline-asm calls whose PTX computes in the
-//                        executing thread only (src/asm_convergence.rs): call-site attributes
+//                        executing thread only (src/opt/asm_convergence.rs): call-site attributes
 //   nv-fold-const-calls  calls with constant arguments replaced by the value the callee
-//                        returns (src/fold_const_calls): calls replaced and deleted
+//                        returns (src/opt/fold_const_calls): calls replaced and deleted
 #include "llvm-c/Types.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
@@ -14,10 +14,6 @@
 #include "register.h"
 
 using namespace llvm;
-
-extern "C" bool nvopt_internalize_run(LLVMModuleRef M);
-extern "C" bool nvopt_asm_convergence_run(LLVMModuleRef M);
-extern "C" bool nvopt_fold_const_calls_run(LLVMModuleRef M);
 
 namespace {
 constexpr char Internalize[] = "nv-internalize";

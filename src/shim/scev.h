@@ -1,5 +1,5 @@
-// The nv-scev analysis adapter (src/shim/scev.cpp): LLVM's ScalarEvolution behind nvopt's getSCEV
-// gate (src/scev; docs/CICC-FACTS.md "getSCEV gating (simple mode)"). The plugin's own SCEV users
+// The nv-scev analysis adapter (src/analysis/scev/scev.cpp): LLVM's ScalarEvolution behind nvopt's getSCEV
+// gate (src/analysis/scev; docs/CICC-FACTS.md "getSCEV gating (simple mode)"). The plugin's own SCEV users
 // ask this result.
 #pragma once
 #include "llvm/ADT/SmallPtrSet.h"
@@ -9,7 +9,7 @@
 #include "llvm/IR/PassManager.h"
 #include <string>
 
-struct NVScevState; // owned by Rust (src/scev/ffi.rs)
+struct NVScevState; // owned by Rust (src/analysis/scev/ffi.rs)
 
 namespace nvopt {
 

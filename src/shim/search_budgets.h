@@ -1,9 +1,7 @@
 // The search budgets of the walks the C++ adapters still do, named and set in Rust
-// (src/search_budgets.rs); the field order mirrors Rust's `SearchBudgets`. Adapter only.
+// (src/analysis/search_budgets.rs); the field order mirrors Rust's `SearchBudgets`. Adapter only.
 #pragma once
 #include "boundary.h"
-
-extern "C" NvSearchBudgets nvopt_search_budgets();
 
 namespace nvopt {
 // The budgets, read from Rust once per process.

@@ -11,8 +11,6 @@
 
 using namespace llvm;
 
-extern "C" int32_t nvopt_ss_sreg_code(NvStr Name);
-
 int32_t nvopt::SregTerms::code(const Value *V) {
   const auto *CB = dyn_cast<CallBase>(V);
   const Function *Callee = CB ? CB->getCalledFunction() : nullptr;

@@ -1,5 +1,5 @@
 // SCEV expressions over PTX special registers, encoded for Rust's `Term`
-// (src/scev_sources/idiom.rs, decoded by src/scev_sources/ffi.rs `decode_terms`): a preorder
+// (src/analysis/scev_sources/idiom.rs, decoded by src/analysis/scev_sources/ffi.rs `decode_terms`): a preorder
 // array of nodes (constant, special register, add, mul, cast, other). Shared by nv-scev-sources
 // and print<nv-scev>, which classify loops into cicc's stride idioms (docs/CICC-FACTS.md,
 // "GPU SCEV sources and stride idioms"). Adapter only.

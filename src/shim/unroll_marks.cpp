@@ -1,8 +1,8 @@
 // The pass plumbing of the passes that decide loop unrolling by marking `llvm.loop` metadata
-// (the decisions are in Rust): nv-local-array-unroll (src/local_array_unroll),
-// nv-shuffle-loop-unroll (src/shuffle_loop_unroll) and nv-stride-loop-unroll
-// (src/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
-// (src/texture_unroll_guard) and nv-pressure-unroll-guard (src/pressure_unroll_guard) for
+// (the decisions are in Rust): nv-local-array-unroll (src/opt/local_array_unroll),
+// nv-shuffle-loop-unroll (src/opt/shuffle_loop_unroll) and nv-stride-loop-unroll
+// (src/opt/stride_loop_unroll) before the first `loop-unroll` slot, and nv-texture-unroll-guard
+// (src/opt/texture_unroll_guard) and nv-pressure-unroll-guard (src/opt/pressure_unroll_guard) for
 // ptxas's unroller, after the last. Each is a new-PM function
 // pass that hands Rust the function with its LoopInfo, ScalarEvolution and
 // OptimizationRemarkEmitter (none of which LLVM's C API offers); Rust says whether it changed
@@ -16,13 +16,6 @@
 #include "register.h"
 
 using namespace llvm;
-
-extern "C" bool nvopt_local_array_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_shuffle_loop_unroll_run(LLVMValueRef F, const void *LI, void *ORE);
-extern "C" bool nvopt_stride_loop_unroll_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_texture_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE, void *ORE);
-extern "C" bool nvopt_pressure_unroll_guard_run(LLVMValueRef F, const void *LI, void *SE,
-                                                void *ORE);
 
 namespace {
 

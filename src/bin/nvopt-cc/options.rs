@@ -76,7 +76,7 @@ pub struct Options {
     pub math: MathFlags,
     pub debug: Debug,
     /// `-rdc=true`: clang compiles with `-fgpu-rdc` and ptxas with `--compile-only`, as nvcc
-    /// does, and opt gets `-nv-rdc` (no whole-program internalization, src/internalize.rs).
+    /// does, and opt gets `-nv-rdc` (no whole-program internalization, src/opt/internalize.rs).
     pub rdc: bool,
     pub cuda_path: Option<String>,
     pub verbose: bool,

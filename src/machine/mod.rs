@@ -1,0 +1,18 @@
+//! Stage 3, llc's machine IR: the MachineFunction passes nvopt inserts into llc (src/codegen.rs
+//! says where; docs/ARCHITECTURE.md "Passes by stage"), in the order they run there. Each is a
+//! Rust planner with its C++ adapter (the `.cpp` beside it) over LLVM's MachineFunction.
+
+/// `nv-pre-sink`: after `machine-sink`.
+pub mod pre_sink;
+
+/// `nv-pred-remat`: after `machine-sink`, after nv-pre-sink.
+pub mod pred_remat;
+
+/// `nv-param-opt`: the `ld.param` re-issue, after `machine-sink`, after nv-pred-remat.
+pub mod param_opt;
+
+/// `nv-coalesce`: the NVPTX copy coalescer, after `register-coalescer`.
+pub mod coalesce;
+
+/// `nv-sreg-order`: after `machine-scheduler` (off by default).
+pub mod sreg_order;
