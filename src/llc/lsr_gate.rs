@@ -17,7 +17,9 @@
 //!   than the default 64 registers (`nv-lsr-rp-limit-scale`, nvopt's own: [`rp_limit`]),
 //! - ScalarEvolution cannot compute its backedge-taken count (`disable-unknown-trip-lsr`), or
 //! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`), or
-//! - (`nv-lsr-trial`, nvopt's own gate, checked last) LSR would push the loop over the
+//! - (`nv-lsr-trial`, nvopt's own gate, checked last; off by default, `-nv-lsr-trial=1` runs it:
+//!   on the twelve corpora's validate split it changed one kernel, for the worse, and it was
+//!   most of nvopt's extra llc time, docs/DEPARTURES.md) LSR would push the loop over the
 //!   function's register target: the adapter copies the function, runs llc's stock LSR on the
 //!   copy of this loop only, and hands the copy over; the loop's peak pressure (src/analysis/pressure)
 //!   before and in the copy is compared with the target (launch bounds, `-nv-maxreg`, else 64).
