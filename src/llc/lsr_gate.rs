@@ -374,7 +374,7 @@ mod tests {
                 skip_unknown_trip: true,
                 skip_outer_loop: true,
                 loop_level: 1,
-                trial: true,
+                trial: false,
                 trial_growth_pct: 25,
             }
         );
