@@ -49,6 +49,7 @@
 use crate::analysis::ir::facts::{RemarkArg, Remarks};
 use crate::analysis::ir::{self};
 use crate::knobs::Knobs;
+use crate::opt::array_alignment::gep_offset;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::*;
@@ -150,39 +151,6 @@ pub fn decide(edges: &[Edge], accesses: &[Access]) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The constant byte offset a `getelementptr` adds, or `None` when an index is not constant.
-///
-/// # Safety
-/// `gep` is a live getelementptr instruction; `td` the module's data layout.
-unsafe fn gep_offset(gep: LLVMValueRef, td: LLVMTargetDataRef) -> Option<i64> {
-    let mut ty = LLVMGetGEPSourceElementType(gep);
-    let n = LLVMGetNumOperands(gep);
-    let mut off: i64 = 0;
-    for k in 1..n {
-        let idx = LLVMGetOperand(gep, k as u32);
-        if LLVMIsAConstantInt(idx).is_null() || ir::int_width(idx).is_none_or(|w| w > 64) {
-            return None;
-        }
-        let i = LLVMConstIntGetSExtValue(idx);
-        if k == 1 {
-            off = off.checked_add(i.checked_mul(LLVMABISizeOfType(td, ty) as i64)?)?;
-            continue;
-        }
-        match LLVMGetTypeKind(ty) {
-            LLVMTypeKind::LLVMStructTypeKind => {
-                off = off.checked_add(LLVMOffsetOfElement(td, ty, i as u32) as i64)?;
-                ty = LLVMStructGetTypeAtIndex(ty, i as u32);
-            }
-            LLVMTypeKind::LLVMArrayTypeKind => {
-                ty = LLVMGetElementType(ty);
-                off = off.checked_add(i.checked_mul(LLVMABISizeOfType(td, ty) as i64)?)?;
-            }
-            _ => return None,
-        }
-    }
-    Some(off)
-}
-
 fn simple_load(v: LLVMValueRef) -> bool {
     // SAFETY: v is a live value.
     unsafe {
@@ -218,7 +186,7 @@ unsafe fn only_plain_uses(
             || lifetime_marker(u)
             || (ir::is(u, LLVMOpcode::LLVMAddrSpaceCast) && only_plain_uses(u, phi, td, depth + 1))
             || (ir::is(u, LLVMOpcode::LLVMGetElementPtr)
-                && gep_offset(u, td).is_some()
+                && gep_offset(td, u).is_some()
                 && only_plain_uses(u, phi, td, depth + 1))
     })
 }
@@ -276,7 +244,7 @@ unsafe fn loads_through(phi: LLVMValueRef, td: LLVMTargetDataRef) -> Result<Vec<
             && k == 0
             && LLVMGetInstructionParent(u) == bb
         {
-            let off = gep_offset(u, td).ok_or(Refusal::OtherUser)?;
+            let off = gep_offset(td, u).ok_or(Refusal::OtherUser)?;
             for (ld, j) in ir::uses(u) {
                 if j != 0 {
                     return Err(Refusal::OtherUser);

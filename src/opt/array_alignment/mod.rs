@@ -214,7 +214,8 @@ pub fn is_aggregate(ty: LLVMTypeRef) -> bool {
 
 /// The constant byte offset a GEP (instruction or constant expression) adds to its pointer,
 /// `None` when an index is not a constant, it indexes into a vector, or the sum overflows.
-fn gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i64> {
+/// Also nv-phi-loads' offset of a load through a PHI (src/llc/phi_loads.rs).
+pub fn gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i64> {
     // SAFETY: a live GEP; its operands 1.. are the indices, its source element type is sized.
     unsafe {
         if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
