@@ -29,7 +29,8 @@
 //!                                  nv-remat               (src/llc/remat)     do-remat=0
 //!     alloca-hoisting              alloca-hoisting
 //!     nvptx-isel ...               nvptx-isel ...
-//!     machine-sink                 machine-sink
+//!     machine-sink                 machine-sink, or in its place                nv-machine-sink
+//!                                  nv-machine-sink-slot   (src/machine/machine_sink_slot)
 //!                                  nv-pre-sink            (src/machine/pre_sink)  nv-disable-pre-sink
 //!                                  nv-pred-remat          (src/machine/pred_remat) nv-disable-pred-remat
 //!                                  nv-param-opt           (src/machine/param_opt) nv-disable-param-opt
@@ -66,6 +67,9 @@
 //!   rematerialization": cicc's llc runs `remat` as its last IR pass, after
 //!   `lower-aggr-copies` and before `alloca-hoisting` and ISel), right after
 //!   `nvptx-lower-aggr-copies`;
+//! - with `-nv-machine-sink=0`, an empty pass in `machine-sink`'s place
+//!   (src/machine/machine_sink_slot; cicc's llc runs no MachineSink), which the three passes
+//!   below follow (TargetPassConfig inserts after the pass it actually adds);
 //! - nvopt's hoisted-value sinking (src/machine/pre_sink; not a cicc pass: it undoes MachineCSE's
 //!   partial-redundancy hoisting where the hoisted value would be held across an idle loop,
 //!   as nvcc's PTX computes such values in each block), right after `machine-sink`;
@@ -153,8 +157,43 @@ pub const SREG_ORDER: Insertion = Insertion { pass: "nv-sreg-order", after: "mac
 /// SROA that llc runs ahead of `nvptx-lower-alloca`, which then keeps the object in registers.
 pub const PHI_LOADS: Insertion = Insertion { pass: "nv-phi-loads", after: "nvptx-lower-args" };
 
-/// The passes to insert into a codegen pipeline for this target and `-O` level.
+/// An upstream pass whose place in the pipeline an nvopt pass takes: TargetPassConfig adds
+/// `pass` where it would add `replaces`, and the insertions anchored at `replaces` must then
+/// name `pass` as their anchor (it inserts after the pass actually added).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Substitution {
+    pub pass: &'static str,
+    pub replaces: &'static str,
+}
+
+/// `machine-sink`'s place left empty (src/machine/machine_sink_slot): cicc's llc runs no
+/// MachineSink.
+pub const MACHINE_SINK_SLOT: Substitution =
+    Substitution { pass: crate::machine::machine_sink_slot::PASS, replaces: "machine-sink" };
+
+/// The upstream passes nvopt replaces in a codegen pipeline for this target and `-O` level.
+pub fn substitutions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Substitution> {
+    let mut out = Vec::new();
+    if is_nvptx && opt_level > 0 && !knobs.nv_machine_sink() {
+        out.push(MACHINE_SINK_SLOT);
+    }
+    out
+}
+
+/// The passes to insert into a codegen pipeline for this target and `-O` level, each anchored
+/// at the pass that actually runs in its anchor's place (see [`substitutions`]).
 pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
+    let mut out = chosen_insertions(is_nvptx, opt_level, knobs);
+    for sub in substitutions(is_nvptx, opt_level, knobs) {
+        for i in out.iter_mut().filter(|i| i.after == sub.replaces) {
+            i.after = sub.pass;
+        }
+    }
+    out
+}
+
+/// The insertions by their upstream anchors.
+fn chosen_insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertion> {
     let mut out = Vec::new();
     if !is_nvptx || opt_level == 0 {
         return out;
@@ -201,15 +240,24 @@ pub fn insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Insertio
     out
 }
 
-/// Called by src/shim/codegen.cpp when a codegen pipeline is built: hands each insertion
-/// (pass name, anchor name) to `insert`.
+/// Called by src/shim/codegen.cpp when a codegen pipeline is built, before any pass is added:
+/// hands each substitution (pass name, the upstream pass it replaces) to `substitute`, then
+/// each insertion (pass name, anchor name) to `insert`.
 ///
 /// # Safety
-/// `insert` may be called with `ctx` and byte strings valid for the duration of the call.
+/// `substitute` and `insert` may be called with `ctx` and byte strings valid for the duration
+/// of the call.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_codegen_insertions(
     is_nvptx: bool,
     opt_level: u32,
+    substitute: extern "C" fn(
+        ctx: *mut c_void,
+        pass: *const c_char,
+        pass_len: usize,
+        replaces: *const c_char,
+        replaces_len: usize,
+    ),
     insert: extern "C" fn(
         ctx: *mut c_void,
         pass: *const c_char,
@@ -222,8 +270,21 @@ pub unsafe extern "C" fn nvopt_codegen_insertions(
     if !crate::host::check_once() {
         return;
     }
-    let list = insertions(is_nvptx, opt_level, &Knobs::current());
-    log::debug!("codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): inserting {list:?}");
+    let knobs = Knobs::current();
+    let subs = substitutions(is_nvptx, opt_level, &knobs);
+    let list = insertions(is_nvptx, opt_level, &knobs);
+    log::debug!(
+        "codegen pipeline (nvptx: {is_nvptx}, -O{opt_level}): substituting {subs:?}, inserting {list:?}"
+    );
+    for s in subs {
+        substitute(
+            ctx,
+            s.pass.as_ptr().cast(),
+            s.pass.len(),
+            s.replaces.as_ptr().cast(),
+            s.replaces.len(),
+        );
+    }
     for i in list {
         insert(ctx, i.pass.as_ptr().cast(), i.pass.len(), i.after.as_ptr().cast(), i.after.len());
     }
@@ -268,9 +329,28 @@ mod tests {
 
     #[test]
     fn other_targets_and_o0_get_nothing() {
-        let k = Knobs::defaults();
+        let mut k = Knobs::defaults();
+        k.set(K::nv_machine_sink, 0);
         assert!(insertions(false, 3, &k).is_empty());
         assert!(insertions(true, 0, &k).is_empty());
+        assert!(substitutions(false, 3, &k).is_empty());
+        assert!(substitutions(true, 0, &k).is_empty());
+    }
+
+    #[test]
+    fn machine_sink_slot_takes_the_place_and_the_anchors_of_machine_sink() {
+        let mut k = Knobs::defaults();
+        k.set(K::nv_machine_sink, 1);
+        assert!(substitutions(true, 3, &k).is_empty());
+        k.set(K::nv_machine_sink, 0);
+        assert_eq!(substitutions(true, 3, &k), vec![MACHINE_SINK_SLOT]);
+        let moved: Vec<_> = insertions(true, 3, &k)
+            .into_iter()
+            .filter(|i| i.after == MACHINE_SINK_SLOT.pass)
+            .map(|i| i.pass)
+            .collect();
+        assert_eq!(moved, vec![PRE_SINK.pass, PRED_REMAT.pass, PARAM_OPT.pass], "same order");
+        assert!(insertions(true, 3, &k).iter().all(|i| i.after != "machine-sink"));
     }
 
     #[test]

@@ -80,6 +80,7 @@ extern "C" fn on_load() {
         machine::coalesce::ffi::register();
         llc::cssa::adapter::register();
         llc::remat::adapter::register();
+        machine::machine_sink_slot::register();
         machine::param_opt::adapter::register();
         machine::pre_sink::adapter::register();
         machine::pred_remat::adapter::register();

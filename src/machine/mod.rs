@@ -2,6 +2,9 @@
 //! says where; docs/ARCHITECTURE.md "Passes by stage"), in the order they run there. Each is a
 //! Rust planner with its C++ adapter (the `.cpp` beside it) over LLVM's MachineFunction.
 
+/// `nv-machine-sink-slot`: the empty pass in `machine-sink`'s place (with -nv-machine-sink=0).
+pub mod machine_sink_slot;
+
 /// `nv-pre-sink`: after `machine-sink`.
 pub mod pre_sink;
 

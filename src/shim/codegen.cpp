@@ -1,8 +1,9 @@
 // The TargetPassConfig callback (docs/ARCHITECTURE.md "Platform facts", "How the flow runs"). LLVM
 // calls it whenever llc or clang builds a legacy codegen pipeline, for every target, before any
 // pass is added; opt never calls it. Rust (src/codegen.rs) says which nvopt passes this pipeline
-// gets and after which upstream pass each goes, both by registered pass name; this file only
-// looks the names up and calls TargetPassConfig::insertPass. A new codegen pass is registered
+// gets and after which upstream pass each goes, and which upstream pass an nvopt pass replaces,
+// all by registered pass name; this file only looks the names up and calls
+// TargetPassConfig::insertPass and substitutePass. A new codegen pass is registered
 // in its own file and listed in src/codegen.rs. No decisions here.
 //
 // llc registers every upstream legacy pass at startup; clang registers one only when it is first
@@ -18,9 +19,6 @@
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
-
-using InsertFn = void (*)(void *Ctx, const char *Pass, size_t PassLen, const char *After,
-                          size_t AfterLen);
 
 namespace {
 
@@ -41,11 +39,29 @@ void insertOne(void *Ctx, const char *Pass, size_t PassLen, const char *After, s
   TPC->insertPass(A->getTypeInfo(), P->getTypeInfo());
 }
 
+// Pass takes the place of Replaced: TargetPassConfig adds it where it would add Replaced.
+void substituteOne(void *Ctx, const char *Pass, size_t PassLen, const char *Replaced,
+                   size_t ReplacedLen) {
+  auto *TPC = static_cast<TargetPassConfig *>(Ctx);
+  StringRef PassName(Pass, PassLen), ReplacedName(Replaced, ReplacedLen);
+  PassRegistry &Registry = *PassRegistry::getPassRegistry();
+  initializeCodeGen(Registry);
+  const PassInfo *P = Registry.getPassInfo(PassName);
+  const PassInfo *R = Registry.getPassInfo(ReplacedName);
+  if (!P || !R) {
+    errs() << "nvopt: warning: cannot put '" << PassName << "' in the place of '" << ReplacedName
+           << "': " << (P ? ReplacedName : PassName) << " is not a registered pass\n";
+    return;
+  }
+  TPC->substitutePass(R->getTypeInfo(), IdentifyingPassPtr(P->getTypeInfo()));
+}
+
 void configure(TargetMachine &TM, PassManagerBase &, TargetPassConfig *TPC) {
   if (!TPC)
     return;
   nvopt_codegen_insertions(TM.getTargetTriple().isNVPTX(),
-                           static_cast<unsigned>(TM.getOptLevel()), insertOne, TPC);
+                           static_cast<unsigned>(TM.getOptLevel()), substituteOne, insertOne,
+                           TPC);
 }
 
 RegisterTargetPassConfigCallback Callback(configure);
