@@ -31,6 +31,7 @@
 //!     nvptx-isel ...               nvptx-isel ...
 //!     machine-sink                 machine-sink, or in its place                nv-machine-sink
 //!                                  nv-machine-sink-slot   (src/machine/machine_sink_slot)
+//!                                  nv-load-hoist          (src/machine/load_hoist) nv-disable-load-hoist
 //!                                  nv-pre-sink            (src/machine/pre_sink)  nv-disable-pre-sink
 //!                                  nv-pred-remat          (src/machine/pred_remat) nv-disable-pred-remat
 //!                                  nv-param-opt           (src/machine/param_opt) nv-disable-param-opt
@@ -70,6 +71,9 @@
 //! - with `-nv-machine-sink=0`, an empty pass in `machine-sink`'s place
 //!   (src/machine/machine_sink_slot; cicc's llc runs no MachineSink), which the three passes
 //!   below follow (TargetPassConfig inserts after the pass it actually adds);
+//! - nvopt's load hoisting (src/machine/load_hoist; not a cicc pass: cicc's llc runs no
+//!   MachineSink, and this undoes the MachineSink moves of loads that hold wider registers
+//!   across the blocks they were moved past), right after `machine-sink`;
 //! - nvopt's hoisted-value sinking (src/machine/pre_sink; not a cicc pass: it undoes MachineCSE's
 //!   partial-redundancy hoisting where the hoisted value would be held across an idle loop,
 //!   as nvcc's PTX computes such values in each block), right after `machine-sink`;
@@ -134,6 +138,11 @@ pub const CSSA: Insertion = Insertion { pass: "nv-cssa", after: "codegenprepare"
 /// IR rematerialization (src/llc/remat; pass wrappers in src/llc/remat/remat.cpp), the last IR pass:
 /// right after `nvptx-lower-aggr-copies`, before `alloca-hoisting` and ISel (as in cicc).
 pub const REMAT: Insertion = Insertion { pass: "nv-remat", after: "nvptx-lower-aggr-copies" };
+
+/// Loads back next to their addresses (src/machine/load_hoist; machine pass in
+/// src/machine/load_hoist/load_hoist.cpp), right after `machine-sink`, whose moves it undoes where
+/// they hold wider registers (listed before nv-pre-sink).
+pub const LOAD_HOIST: Insertion = Insertion { pass: "nv-load-hoist", after: "machine-sink" };
 
 /// Hoisted-value sinking (src/machine/pre_sink; machine pass in src/machine/pre_sink/pre_sink.cpp), after
 /// `machine-sink`, i.e. after MachineCSE, whose hoisting it undoes (listed before nv-param-opt).
@@ -225,6 +234,9 @@ fn chosen_insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Inser
     if knobs.do_remat() > 0 {
         out.push(REMAT);
     }
+    if !knobs.nv_disable_load_hoist() {
+        out.push(LOAD_HOIST);
+    }
     if !knobs.nv_disable_pre_sink() {
         out.push(PRE_SINK);
     }
@@ -311,6 +323,7 @@ mod tests {
                     COALESCE,
                     CSSA,
                     REMAT,
+                    LOAD_HOIST,
                     PRE_SINK,
                     PRED_REMAT,
                     PARAM_OPT
@@ -349,7 +362,11 @@ mod tests {
             .filter(|i| i.after == MACHINE_SINK_SLOT.pass)
             .map(|i| i.pass)
             .collect();
-        assert_eq!(moved, vec![PRE_SINK.pass, PRED_REMAT.pass, PARAM_OPT.pass], "same order");
+        assert_eq!(
+            moved,
+            vec![LOAD_HOIST.pass, PRE_SINK.pass, PRED_REMAT.pass, PARAM_OPT.pass],
+            "same order"
+        );
         assert!(insertions(true, 3, &k).iter().all(|i| i.after != "machine-sink"));
     }
 
@@ -363,6 +380,7 @@ mod tests {
         k.set(K::nv_disable_pre_sink, 1);
         k.set(K::nv_disable_pred_remat, 1);
         k.set(K::nv_disable_phi_loads, 1);
+        k.set(K::nv_disable_load_hoist, 1);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

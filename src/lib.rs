@@ -81,6 +81,7 @@ extern "C" fn on_load() {
         llc::cssa::adapter::register();
         llc::remat::adapter::register();
         machine::machine_sink_slot::register();
+        machine::load_hoist::adapter::register();
         machine::param_opt::adapter::register();
         machine::pre_sink::adapter::register();
         machine::pred_remat::adapter::register();

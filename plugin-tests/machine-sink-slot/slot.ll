@@ -3,9 +3,10 @@
 ; and nv-param-opt follow it in order. The kernel loads through the result of each 64-bit srem;
 ; CodeGenPrepare makes each srem a 32/64-bit diamond. Upstream's MachineSink moves both loads
 ; into the block that stores their sum, taken only when %out is not null, the first one past the
-; second diamond (its 64-bit address is then held across the diamond); with the slot empty each
-; load stays next to its address.
-; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=SINK
+; second diamond (its 64-bit address is then held across the diamond; nv-load-hoist, off in the
+; SINK run, moves it back); with the slot empty each load stays next to its address.
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-disable-load-hoist -verify-machineinstrs %s -o - \
+; RUN:   | FileCheck %s --check-prefix=SINK
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-machine-sink=0 -verify-machineinstrs %s -o - \
 ; RUN:   | FileCheck %s --check-prefix=SLOT
 ; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -nv-machine-sink=0 -debug-pass=Arguments %s \
@@ -27,9 +28,9 @@
 ; SLOT: rem.s64
 ; SLOT: ld.global.b32
 
-; PIPE: -machine-cse -nv-machine-sink-slot -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
+; PIPE: -machine-cse -nv-machine-sink-slot {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
 ; PIPE-NOT: -machine-sink{{ }}
-; PIPE-DEFAULT: -machine-cse {{(-machine[a-z-]+ )*}}-machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
+; PIPE-DEFAULT: -machine-cse {{(-machine[a-z-]+ )*}}-machine-sink {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
 
 target triple = "nvptx64-nvidia-cuda"
 

@@ -56,7 +56,7 @@
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- moved into the blocks that read them
 ; REMARK-DAG: 2 nv-pre-sink {{ *}}- copied into the other blocks that read them, kept for their own
 ; REMARK-DAG: 1 nv-pre-sink {{ *}}- functions left alone: register cap
-; PIPE: -machine-cse {{.*}}-machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt
+; PIPE: -machine-cse {{.*}}-machine-sink {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt
 ; NOPIPE-NOT: nv-pre-sink
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -36,7 +36,7 @@
 ; REMARK-DAG: 1 nv-pred-remat {{ *}}- loops over the predicate budget
 ; REMARK-DAG: 9 nv-pred-remat {{ *}}- compares recomputed
 ; REMARK-DAG: 9 nv-pred-remat {{ *}}- copies made
-; PIPE: -machine-sink -nv-pre-sink -nv-pred-remat -nv-param-opt
+; PIPE: -machine-sink {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt
 ; NOPIPE-NOT: nv-pred-remat
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -5,7 +5,10 @@
 /// `nv-machine-sink-slot`: the empty pass in `machine-sink`'s place (with -nv-machine-sink=0).
 pub mod machine_sink_slot;
 
-/// `nv-pre-sink`: after `machine-sink`.
+/// `nv-load-hoist`: after `machine-sink`.
+pub mod load_hoist;
+
+/// `nv-pre-sink`: after `machine-sink`, after nv-load-hoist.
 pub mod pre_sink;
 
 /// `nv-pred-remat`: after `machine-sink`, after nv-pre-sink.
