@@ -153,6 +153,8 @@ ABLATIONS = [
     ("nv-ext-reuse", "nv-disable-ext-reuse=1", "nvopt's own llc pass"),
     ("machine-sink", "nv-machine-sink=0",
      "upstream's MachineSink, which cicc's llc does not run (=0 leaves its place empty)"),
+    ("nv-reuse-local-memory", "nv-disable-reuse-local-memory=1",
+     "stand-in in cicc's reuse-local-memory slot: vprintf buffers given a lifetime"),
     ("nv-load-hoist", "nv-disable-load-hoist=1",
      "nvopt's own llc pass: loads machine-sink moved back next to their address inputs"),
     ("nv-param-opt", "nv-disable-param-opt=1", "cicc's param-opt as a machine pass"),

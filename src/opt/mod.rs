@@ -34,6 +34,9 @@ pub mod shuffle_loop_unroll;
 /// `nv-stride-loop-unroll`: unrolls grid-stride loops, before the first `loop-unroll`.
 pub mod stride_loop_unroll;
 
+/// `nv-reuse-local-memory`: vprintf buffers given a lifetime (slot `nv:reuse-local-memory`).
+pub mod reuse_local_memory;
+
 /// `nv-set-global-array-alignment`, `nv-set-local-array-alignment` (cicc's slots).
 pub mod array_alignment;
 

@@ -25,6 +25,7 @@ void nvopt_register_array_alignment(PassBuilder &PB);     // array_alignment.cpp
 void nvopt_register_lower_struct_args(PassBuilder &PB);   // lower_struct_args.cpp
 void nvopt_register_const_pointers(PassBuilder &PB);      // const_pointers.cpp
 void nvopt_register_phi_loads(PassBuilder &PB);           // phi_loads.cpp
+void nvopt_register_reuse_local_memory(PassBuilder &PB);  // reuse_local_memory.cpp
 
 namespace {
 
@@ -79,4 +80,5 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_lower_struct_args(PB);
   nvopt_register_const_pointers(PB);
   nvopt_register_phi_loads(PB);
+  nvopt_register_reuse_local_memory(PB);
 }

@@ -147,9 +147,9 @@ pub static NV_SLOTS: &[NvSlot] = &[
     nv(
         "reuse-local-memory",
         "nv:opaque-b09fc2 (nvvm-reuse-local-memory)",
-        "",
+        "nv-reuse-local-memory",
         "lsa-opt",
-        "no upstream equivalent",
+        "nvopt's nv-reuse-local-memory (src/opt/reuse_local_memory.rs), a stand-in: vprintf argument buffers given a lifetime so that llc's stack coloring shares them (also off with -nv-disable-reuse-local-memory)",
     ),
     nv(
         "set-local-array-alignment",
