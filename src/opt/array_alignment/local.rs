@@ -3,11 +3,10 @@
 //! pass: each `alloca` of an array or struct type, or of a constant count above one, is an
 //! array; static ones (a constant count, in the entry block) are raised by the rule.
 use super::{
-    alignment_for, alloc_size, bound, is_aggregate, offset_alignment, propagate, reason, Decision,
-    Kept,
+    alignment_for, bound, is_aggregate, offset_alignment, propagate, reason, Decision, Kept,
 };
 use crate::analysis::ir::facts::{operand_text, RemarkArg, Remarks};
-use crate::analysis::ir::{self};
+use crate::analysis::ir::{self, alloc_size};
 use crate::knobs::Knobs;
 use inkwell::values::InstructionOpcode;
 use llvm_sys::core::*;

@@ -104,7 +104,7 @@ pub mod shared;
 use crate::analysis::ir;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
-use llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement, LLVMTargetDataRef};
+use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
 /// Why an object keeps its alignment.
@@ -190,62 +190,11 @@ fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
     }
 }
 
-/// The sign-extended value of a scalar integer constant of at most 64 bits.
-fn const_i64(v: LLVMValueRef) -> Option<i64> {
-    // SAFETY: a live value; the width check keeps LLVMConstIntGetSExtValue exact.
-    unsafe {
-        (!LLVMIsAConstantInt(v).is_null() && ir::int_width(v).is_some_and(|w| w <= 64))
-            .then(|| LLVMConstIntGetSExtValue(v))
-    }
-}
-
-/// A type's allocation size in bytes (`DataLayout::getTypeAllocSize`).
-pub fn alloc_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> u64 {
-    // SAFETY: a live data layout and a sized type.
-    unsafe { LLVMABISizeOfType(td, ty) }
-}
-
 /// Whether a type is an array or a struct.
 pub fn is_aggregate(ty: LLVMTypeRef) -> bool {
     // SAFETY: a live type.
     let kind = unsafe { LLVMGetTypeKind(ty) };
     matches!(kind, LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMStructTypeKind)
-}
-
-/// The constant byte offset a GEP (instruction or constant expression) adds to its pointer,
-/// `None` when an index is not a constant, it indexes into a vector, or the sum overflows.
-/// Also nv-phi-loads' offset of a load through a PHI (src/llc/phi_loads.rs).
-pub fn gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i64> {
-    // SAFETY: a live GEP; its operands 1.. are the indices, its source element type is sized.
-    unsafe {
-        if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
-            return None;
-        }
-        let mut ty = LLVMGetGEPSourceElementType(gep);
-        let mut off: i64 = 0;
-        for k in 1..LLVMGetNumOperands(gep) as u32 {
-            let c = const_i64(LLVMGetOperand(gep, k))?;
-            let add = if k == 1 {
-                c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
-            } else {
-                match LLVMGetTypeKind(ty) {
-                    LLVMTypeKind::LLVMStructTypeKind => {
-                        let field = u32::try_from(c).ok()?;
-                        let at = LLVMOffsetOfElement(td, ty, field);
-                        ty = LLVMStructGetTypeAtIndex(ty, field);
-                        i64::try_from(at).ok()?
-                    }
-                    LLVMTypeKind::LLVMArrayTypeKind => {
-                        ty = LLVMGetElementType(ty);
-                        c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
-                    }
-                    _ => return None,
-                }
-            };
-            off = off.checked_add(add)?;
-        }
-        Some(off)
-    }
 }
 
 /// Gives every load and store at a constant offset from `object` (through casts and
@@ -268,7 +217,7 @@ pub fn propagate(td: LLVMTargetDataRef, object: LLVMValueRef, align: u64) -> u64
                     continue;
                 }
                 Some(LLVMOpcode::LLVMGetElementPtr) if k == 0 => {
-                    if let Some(o) = gep_offset(td, user).and_then(|o| off.checked_add(o)) {
+                    if let Some(o) = ir::gep_offset(td, user).and_then(|o| off.checked_add(o)) {
                         work.push((user, o));
                     }
                     continue;

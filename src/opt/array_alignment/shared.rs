@@ -3,10 +3,10 @@
 //! pass: each global variable of the shared address space (3) whose type is an array or a
 //! struct is raised by the rule when this module defines it for good (a strong definition
 //! outside any explicit section). Globals of other address spaces are left alone.
-use super::{alignment_for, alloc_size, bound, is_aggregate, propagate, reason, Decision, Kept};
+use super::{alignment_for, bound, is_aggregate, propagate, reason, Decision, Kept};
 use crate::analysis::gpu::addrspace;
 use crate::analysis::ir::facts::{self, RemarkArg};
-use crate::analysis::ir::{self};
+use crate::analysis::ir::{self, alloc_size};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
