@@ -102,10 +102,12 @@ pub mod local;
 pub mod shared;
 
 use crate::analysis::ir;
+use crate::analysis::ir::facts::RemarkArg;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::ffi::CStr;
 
 /// Why an object keeps its alignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +237,58 @@ pub fn propagate(td: LLVMTargetDataRef, object: LLVMValueRef, align: u64) -> u64
         }
     }
     changed
+}
+
+/// Raises `object` (a static `alloca` or a shared variable this module defines for good) to
+/// `to` and gives the accesses at constant offsets from it what that proves ([`propagate`]),
+/// counted under `pass`.
+pub fn raise(td: LLVMTargetDataRef, pass: &str, object: LLVMValueRef, to: u64) {
+    // SAFETY: a live object of ours; raising its alignment is always legal.
+    unsafe { LLVMSetAlignment(object, to as u32) };
+    let accesses = propagate(td, object, to);
+    crate::stats::add(pass, "loads/stores given a higher alignment", accesses);
+}
+
+/// The remark about the decision `d` on one array (`kind`: `b"private array "` or
+/// `b"shared array "`; `array`, its text; `size`, its bytes; `align`, its alignment before):
+/// hands `emit` the remark's name, whether it is a missed one, and its arguments.
+pub fn remark(
+    kind: &[u8],
+    array: &[u8],
+    size: &str,
+    align: u64,
+    d: Decision,
+    emit: impl FnOnce(&'static CStr, bool, &[RemarkArg]),
+) {
+    let head = [
+        RemarkArg::text(kind),
+        RemarkArg::named("Array", array),
+        RemarkArg::text(b" ("),
+        RemarkArg::named("Size", size.as_bytes()),
+    ];
+    match d {
+        Decision::Raise { from, to } => {
+            let (from, to) = (from.to_string(), to.to_string());
+            let tail = [
+                RemarkArg::text(b" bytes) aligned from "),
+                RemarkArg::named("From", from.as_bytes()),
+                RemarkArg::text(b" to "),
+                RemarkArg::named("To", to.as_bytes()),
+                RemarkArg::text(b" bytes"),
+            ];
+            emit(c"Aligned", false, &[&head[..], &tail[..]].concat());
+        }
+        Decision::Keep(k) => {
+            let align = align.to_string();
+            let tail = [
+                RemarkArg::text(b" bytes) kept at align "),
+                RemarkArg::named("Align", align.as_bytes()),
+                RemarkArg::text(b": "),
+                RemarkArg::named("Reason", reason(k).as_bytes()),
+            ];
+            emit(c"Kept", true, &[&head[..], &tail[..]].concat());
+        }
+    }
 }
 
 /// Whether the module of a triple is NVPTX.
