@@ -1,6 +1,6 @@
 //! `nv-set-local-array-alignment` and `nv-set-global-array-alignment`: raise the alignment of
 //! statically sized private (`alloca`) arrays and of statically sized `__shared__` arrays, so
-//! that their loads and stores can become NVPTX vector accesses (issue 16, item 6; cicc's
+//! that their loads and stores can become NVPTX vector accesses (cicc's
 //! `set-local-array-alignment`, "NVVM pass to set alignment of statically sized local arrays",
 //! and `SetGlobalArrayAlignment`, "... of statically sized shared memory arrays").
 //!
@@ -53,9 +53,9 @@
 //! `store <4 x float> zeroinitializer` for `float[8]`; src/opt/array_alignment/local.rs). Left a
 //! memset, it would be lowered by its new alignment into 8-byte stores, and ptxas keeps an array
 //! reached by 8-byte and 4-byte accesses in local memory where it otherwise moves it to
-//! registers: llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5` (`result[8]`,
-//! read at `result[warp.thread_rank()]`) had 32-byte frames that nvcc and upstream avoid, and
-//! have none with the split. Volatile memsets, non-zero fills, memsets of part of the array and
+//! registers (llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5`, whose `result[8]`
+//! is read at `result[warp.thread_rank()]`, kept stack frames that nvcc and upstream avoid, and
+//! keep none with the split). Volatile memsets, non-zero fills, memsets of part of the array and
 //! elements other than 4- and 8-byte scalars are left as they are.
 //!
 //! Where they run (cicc 13.5's slots, src/pipeline/levels.rs): `nv-set-global-array-alignment`
