@@ -1,6 +1,6 @@
 """Pipeline fidelity: compares each nvopt<LEVEL>'s upstream pass sequence with the pipeline
-NVIDIA's cicc 13.5 prints (docs/CICC-FACTS.md "The printed pipelines"; the prints are NVIDIA's
-output, kept outside the repository in ../shared/reference/cicc-pipelines/nvopt-LEVEL.txt).
+NVIDIA's cicc 13.5 prints (docs/CICC-FACTS.md "The printed pipelines"; the prints, nvopt-LEVEL.txt,
+are NVIDIA's output and not in the repository: that section says where --reference looks for them).
 
 Leaf pass names only: adaptors, analyses (require<...>) and parameters are dropped; NVIDIA
 placeholders (nv:...) are dropped from the reference. Similarity = longest common subsequence /

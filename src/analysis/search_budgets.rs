@@ -1,4 +1,4 @@
-//! The search budgets of the adapters' IR and SCEV walks (issue 14: no threshold lives in C++).
+//! The search budgets of the adapters' IR and SCEV walks: no threshold lives in C++.
 //! Each is the depth or size at which an adapter stops walking and takes what it has as it is;
 //! none of them changes what a pass may rewrite, only how far it looks. The budgets of walks
 //! still done in C++ reach the shim once, through [`nvopt_search_budgets`], in the mirror struct

@@ -18,19 +18,18 @@
 //! - ScalarEvolution cannot compute its backedge-taken count (`disable-unknown-trip-lsr`), or
 //! - it is an outer loop (`lsr-skip-outer-loop`, `lsr-loop-level`), or
 //! - (`nv-lsr-trial`, nvopt's own gate, checked last; off by default, `-nv-lsr-trial=1` runs it:
-//!   on the twelve corpora's validate split it changed one kernel, for the worse, and it was
-//!   most of nvopt's extra llc time, docs/DEPARTURES.md) LSR would push the loop over the
-//!   function's register target: the adapter copies the function, runs llc's stock LSR on the
-//!   copy of this loop only, and hands the copy over; the loop's peak pressure (src/analysis/pressure)
-//!   before and in the copy is compared with the target (launch bounds, `-nv-maxreg`, else 64).
+//!   its entry in docs/DEPARTURES.md says why) LSR would push the loop over the function's
+//!   register target: the adapter copies the function, runs llc's stock LSR on the copy of this
+//!   loop only, and hands the copy over; the loop's peak pressure (src/analysis/pressure) before
+//!   and in the copy is compared with the target (launch bounds, `-nv-maxreg`, else 64).
 //!   LSR is skipped when the copy's peak exceeds the target and grew by at least
 //!   `nv-lsr-trial-growth` percent of the target (default 25). The copy is then deleted.
 //!   Loops under half the target before LSR get no trial ([`TRIAL_MIN_PRESSURE_PCT`]).
 //!   Why: under a cap LSR gives each address stream of an unrolled loop its own 64-bit base
-//!   (bench stencil3d_march at -nv-maxreg=32: peak 33 -> 47, ptxas 36 spill bytes; without LSR
-//!   30 registers, no spill, as nvcc). The growth bound keeps LSR where it grows pressure a
-//!   little, since its cheaper addresses then win (gemm_regtile, gemv_t_cols at cap 24: any
-//!   growth over the target, i.e. nv-lsr-trial-growth=0, raises their spills).
+//!   (the bench's stencil3d_march at -nv-maxreg=32 spills with it and not without, as nvcc).
+//!   The growth bound keeps LSR where it grows pressure a little, since its cheaper addresses
+//!   then win (gemm_regtile, gemv_t_cols at cap 24: any growth over the target, i.e.
+//!   nv-lsr-trial-growth=0, raises their spills).
 //!
 //! Example (plugin-tests/lsr-gate/decisions.test): a copy loop that stops at the first zero has
 //! no computable trip count, so the gate keeps LSR off it; with `-disable-unknown-trip-lsr=0`
@@ -61,11 +60,11 @@
 //! counts them.
 //!
 //! Why: on the bench's pathological kernel (168 i32 induction variables in one loop) upstream LSR
-//! rewrites every IV into an i64 byte offset, doubling the registers the loop carries; ptxas then
-//! spills (255 registers, 3288 spill bytes) where the same IR without LSR needs 254 registers
-//! and no spills (docs/RESULTS.md "LSR gates"). The C++ adapter (src/llc/lsr_gate.cpp)
-//! collects the facts of each loop just before llc's LSR reaches it; this module decides,
-//! counts (`-nv-stats`) and logs (`-nv-log-level=4`).
+//! rewrites every IV into an i64 byte offset, doubling the registers the loop carries, and ptxas
+//! spills where the same IR without LSR does not (the gates' figures: docs/DEPARTURES.md and
+//! docs/RESULTS.md). The C++ adapter (src/llc/lsr_gate.cpp) collects the facts of each loop just
+//! before llc's LSR reaches it; this module decides, counts (`-nv-stats`) and logs
+//! (`-nv-log-level=4`).
 //!
 //! Knobs (docs/KNOBS.md): `nv-lsr-gate` (default on; off leaves llc's LSR as upstream has it),
 //! `lsr-check-rp`, `lsr-rp-limit`, `nv-lsr-rp-limit-scale`, `disable-unknown-trip-lsr`,

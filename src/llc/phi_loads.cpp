@@ -10,14 +10,11 @@ using namespace llvm;
 
 namespace {
 
-struct PhiLoads {
-  static constexpr unsigned Needs = 0;
-  static constexpr uint32_t LegacyArg = 0;
-  static constexpr const char *Description = "Loads through a PHI of a private object made in its predecessors (nvopt)";
-  static const char *name(uint32_t) { return "nv-phi-loads"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
-    return nvopt_phi_loads_run(wrap(&F), &A.ORE);
-  }
+struct PhiLoads : NvOneNamePass<PhiLoads> {
+  static constexpr const char *Name = "nv-phi-loads";
+  static constexpr const char *Description =
+      "Loads through a PHI of a private object made in its predecessors (nvopt)";
+  static bool runOn(Function &F, NvAnalyses &A) { return nvopt_phi_loads_run(wrap(&F), &A.ORE); }
 };
 
 const bool Registered = (nvRegisterLegacyPass<PhiLoads>(), true);
@@ -25,9 +22,7 @@ const bool Registered = (nvRegisterLegacyPass<PhiLoads>(), true);
 } // namespace
 
 // Makes `nv-phi-loads` a function pass name for opt -passes=.
-void nvopt_register_phi_loads(PassBuilder &PB) {
-  nvRegisterNewPMPass<PhiLoads>(PB, {PhiLoads::LegacyArg});
-}
+void nvopt_register_phi_loads(PassBuilder &PB) { nvRegisterNewPMPass<PhiLoads>(PB); }
 
 // isSafeToLoadUnconditionally: Bytes bytes from Base, aligned to Align, may be loaded right
 // before instruction At (dereferenceable attributes, globals, allocas, earlier accesses).

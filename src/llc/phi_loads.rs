@@ -47,9 +47,8 @@
 //! in-bounds private object, an `alloca` with other uses. Knob: `nv-disable-phi-loads`.
 //! Counters under `-nv-stats`.
 use crate::analysis::ir::facts::{RemarkArg, Remarks};
-use crate::analysis::ir::{self};
+use crate::analysis::ir::{self, gep_offset};
 use crate::knobs::Knobs;
-use crate::opt::array_alignment::gep_offset;
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::*;
@@ -208,7 +207,7 @@ unsafe fn private_object(
     if LLVMGetInstructionParent(v) != entry || !only_plain_uses(v, phi, td, 0) {
         return None;
     }
-    let bytes = LLVMABISizeOfType(td, LLVMGetAllocatedType(v)).checked_mul(count)?;
+    let bytes = ir::alloc_size(td, LLVMGetAllocatedType(v)).checked_mul(count)?;
     Some(Private { bytes, align: u64::from(LLVMGetAlignment(v)) })
 }
 

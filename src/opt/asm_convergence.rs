@@ -9,9 +9,9 @@
 //! `{ cvt.f32.bf16 $0, $1;}` for sm_90, `__float2bfloat16` `cvt.rn.bf16.f32`), and LLVM's unroller
 //! refuses to runtime-unroll any loop holding a convergent call (a remainder loop would change
 //! which threads run each copy). cicc's front end does not mark asm convergent: nvcc
-//! runtime-unrolls such loops 4 times. Measured on llm.c's `layernorm_forward_kernel1`
-//! (three `for (i = 0; i < C; i++)` loops over bf16 data): nvcc unrolls all three, nvopt none;
-//! with the mark removed LLVM unrolls all three 4 times.
+//! runtime-unrolls such loops 4 times. llm.c's `layernorm_forward_kernel1` is the case (three
+//! `for (i = 0; i < C; i++)` loops over bf16 data): nvcc unrolls all three, nvopt with the mark
+//! none; with the mark removed LLVM unrolls all three 4 times.
 //!
 //! ```text
 //! ; before                                          ; after nv-asm-convergence

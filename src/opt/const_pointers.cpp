@@ -8,12 +8,11 @@ using namespace llvm;
 
 namespace {
 
-struct ConstPointers {
-  static constexpr unsigned Needs = 0;
-  static constexpr uint32_t LegacyArg = 0;
-  static constexpr const char *Description = "Pointers loaded from constant memory are global (nvopt)";
-  static const char *name(uint32_t) { return "nv-const-pointers"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+struct ConstPointers : NvOneNamePass<ConstPointers> {
+  static constexpr const char *Name = "nv-const-pointers";
+  static constexpr const char *Description =
+      "Pointers loaded from constant memory are global (nvopt)";
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_const_pointers_run(wrap(&F), &A.ORE);
   }
 };
@@ -21,6 +20,4 @@ struct ConstPointers {
 } // namespace
 
 // Makes `nv-const-pointers` a function pass name for opt -passes=.
-void nvopt_register_const_pointers(PassBuilder &PB) {
-  nvRegisterNewPMPass<ConstPointers>(PB, {ConstPointers::LegacyArg});
-}
+void nvopt_register_const_pointers(PassBuilder &PB) { nvRegisterNewPMPass<ConstPointers>(PB); }

@@ -10,8 +10,8 @@
 //! end makes for pointers passed in kernel parameters (they, and pointers loaded from by-value
 //! parameters, are global: `nvptx-lower-args`), applied to the other memory only the host
 //! writes. Upstream LLVM leaves these accesses generic; nvcc does not (a Rodinia kernel that
-//! reads its buffers through `__constant__` structs of pointers: 124 generic accesses from
-//! nvopt, none from nvcc).
+//! reads its buffers through `__constant__` structs of pointers gets generic accesses from
+//! upstream and none from nvcc).
 //!
 //! ```text
 //! ; before                                                  ; after nv-const-pointers

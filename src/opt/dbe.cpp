@@ -8,15 +8,13 @@ using namespace llvm;
 
 namespace {
 
-struct Dbe {
-  static constexpr unsigned Needs = 0;
-  static constexpr uint32_t LegacyArg = 0;
+struct Dbe : NvOneNamePass<Dbe> {
+  static constexpr const char *Name = "nv-dbe";
   static constexpr const char *Description = "Dead barrier elimination (nvopt)";
-  static const char *name(uint32_t) { return "nv-dbe"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) { return nvopt_dbe_run(wrap(&F), &A.ORE); }
+  static bool runOn(Function &F, NvAnalyses &A) { return nvopt_dbe_run(wrap(&F), &A.ORE); }
 };
 
 } // namespace
 
 // Makes `nv-dbe` a function pass name for opt -passes=.
-void nvopt_register_dbe(PassBuilder &PB) { nvRegisterNewPMPass<Dbe>(PB, {Dbe::LegacyArg}); }
+void nvopt_register_dbe(PassBuilder &PB) { nvRegisterNewPMPass<Dbe>(PB); }

@@ -1,4 +1,4 @@
-//! `nv-internalize`: whole-program mode, nvcc's default (issue 16, item 1). Without `-rdc`, nvcc
+//! `nv-internalize`: whole-program mode, nvcc's default. Without `-rdc`, nvcc
 //! compiles a translation unit's device code as a closed world: nothing outside it can call a
 //! device function (the host launches kernels only, and no other device object is linked), so
 //! every non-kernel function is internal, and the inliner, argument promotion, IPSCCP,

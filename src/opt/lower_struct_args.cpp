@@ -8,12 +8,10 @@ using namespace llvm;
 
 namespace {
 
-struct LowerStructArgs {
-  static constexpr unsigned Needs = 0;
-  static constexpr uint32_t LegacyArg = 0;
+struct LowerStructArgs : NvOneNamePass<LowerStructArgs> {
+  static constexpr const char *Name = "nv-lower-struct-args";
   static constexpr const char *Description = "Lower by-value struct arguments of kernels (nvopt)";
-  static const char *name(uint32_t) { return "nv-lower-struct-args"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_lower_struct_args_run(wrap(&F), &A.ORE);
   }
 };
@@ -21,6 +19,4 @@ struct LowerStructArgs {
 } // namespace
 
 // Makes `nv-lower-struct-args` a function pass name for opt -passes=.
-void nvopt_register_lower_struct_args(PassBuilder &PB) {
-  nvRegisterNewPMPass<LowerStructArgs>(PB, {LowerStructArgs::LegacyArg});
-}
+void nvopt_register_lower_struct_args(PassBuilder &PB) { nvRegisterNewPMPass<LowerStructArgs>(PB); }

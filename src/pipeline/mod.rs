@@ -79,7 +79,7 @@
 //! upstream passes (`nv:opaque-*`) are unknown and dropped; Ofcmid's
 //! `simplifycfg<bonus-inst-threshold=8>` becomes 7 because LLVM 22 reads 8 and 9 as -8 and -7.
 //! How close the result is (every upstream pass of cicc's sequence present, in order; LCS
-//! similarity 0.89 to 1.00 per level, `python3 -m nvopt_tools.fidelity`): docs/RESULTS.md.
+//! similarity per level, `python3 -m nvopt_tools.fidelity`): docs/RESULTS.md.
 //!
 //! Knobs (docs/KNOBS.md): one `nv-disable-<pass>` guard per upstream pass kind (after the
 //! NVVMPassOptions disable flags of cicc (docs/CICC-FACTS.md "Pipeline architecture"); `opts[N]` in their help is the byte offset of the

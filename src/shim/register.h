@@ -10,6 +10,9 @@
 //   static const char *name(uint32_t Arg);           // the pass name for an argument
 //   static constexpr const char *Description;
 //   static bool run(llvm::Function &F, NvAnalyses &A, uint32_t Arg);   // whether it changed
+// A pass with one name (every one but the address passes, which share a Traits over several
+// phases) derives its Traits from NvOneNamePass, below, and supplies only its name, description,
+// runOn and, where it needs analyses or changes the CFG, its Needs.
 // Adapter only.
 #pragma once
 #include "llvm/Analysis/LoopInfo.h"
@@ -36,6 +39,18 @@ struct NvAnalyses {
   llvm::ScalarEvolution *SE;
   llvm::DominatorTree *DT;
   llvm::OptimizationRemarkEmitter &ORE;
+};
+
+// The Traits of a pass with one name: Derived supplies
+//   static constexpr const char *Name, *Description;
+//   static bool runOn(llvm::Function &F, NvAnalyses &A);   // whether it changed
+// and, where it needs more than the remark emitter or changes the CFG, its own Needs (which
+// hides the 0 here).
+template <typename Derived> struct NvOneNamePass {
+  static constexpr unsigned Needs = 0;
+  static constexpr uint32_t LegacyArg = 0;
+  static const char *name(uint32_t) { return Derived::Name; }
+  static bool run(llvm::Function &F, NvAnalyses &A, uint32_t) { return Derived::runOn(F, A); }
 };
 
 template <typename Traits> struct NvNewPMPass : llvm::PassInfoMixin<NvNewPMPass<Traits>> {
@@ -133,6 +148,11 @@ void nvRegisterNewPMPass(llvm::PassBuilder &PB, std::initializer_list<uint32_t> 
           }
         return false;
       });
+}
+
+// Makes Traits::name(Traits::LegacyArg), a pass's one name, a function pass name for opt -passes=.
+template <typename Traits> void nvRegisterNewPMPass(llvm::PassBuilder &PB) {
+  nvRegisterNewPMPass<Traits>(PB, {Traits::LegacyArg});
 }
 
 // Registers a plain new-PM function pass under one name (nv-scev-sources).

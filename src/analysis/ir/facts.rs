@@ -296,6 +296,21 @@ pub fn remark_function(
     }
 }
 
+/// Emits a remark of one plain text about function `f` itself, as [`remark_function`] does,
+/// building the text only when a remark is enabled for `f` (the machine passes' summaries).
+pub fn remark_function_text(
+    pass: &CStr,
+    name: &CStr,
+    missed: bool,
+    f: LLVMValueRef,
+    text: impl FnOnce() -> String,
+) {
+    if remarks_enabled_for(f) {
+        let text = text();
+        remark_function(pass, name, missed, f, &[RemarkArg::text(text.as_bytes())]);
+    }
+}
+
 /// Emits `OptimizationRemark(pass, name, at) << args...` (`OptimizationRemarkMissed` when
 /// `missed`) about instruction `at`, for module passes (check [`remarks_enabled_for`] on its
 /// function before building the texts).

@@ -19,7 +19,8 @@ use inkwell::builder::Builder;
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
-use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMValueRef};
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMTypeRef, LLVMValueRef};
+use llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement, LLVMTargetDataRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
 /// The function a C++ wrapper passed as a raw handle.
@@ -184,6 +185,56 @@ pub fn const_u64(v: LLVMValueRef) -> Option<u64> {
     unsafe {
         (!LLVMIsAConstantInt(v).is_null() && int_width(v).is_some_and(|w| w <= 64))
             .then(|| LLVMConstIntGetZExtValue(v))
+    }
+}
+
+/// The sign-extended value of a scalar integer constant of at most 64 bits.
+pub fn const_i64(v: LLVMValueRef) -> Option<i64> {
+    // SAFETY: a live value; the width check keeps LLVMConstIntGetSExtValue exact.
+    unsafe {
+        (!LLVMIsAConstantInt(v).is_null() && int_width(v).is_some_and(|w| w <= 64))
+            .then(|| LLVMConstIntGetSExtValue(v))
+    }
+}
+
+/// A type's allocation size in bytes (`DataLayout::getTypeAllocSize`).
+pub fn alloc_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> u64 {
+    // SAFETY: a live data layout and a sized type.
+    unsafe { LLVMABISizeOfType(td, ty) }
+}
+
+/// The constant byte offset a GEP (instruction or constant expression) adds to its pointer,
+/// `None` when an index is not a constant, it indexes into a vector, or the sum overflows.
+pub fn gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i64> {
+    // SAFETY: a live GEP; its operands 1.. are the indices, its source element type is sized.
+    unsafe {
+        if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
+            return None;
+        }
+        let mut ty = LLVMGetGEPSourceElementType(gep);
+        let mut off: i64 = 0;
+        for k in 1..LLVMGetNumOperands(gep) as u32 {
+            let c = const_i64(LLVMGetOperand(gep, k))?;
+            let add = if k == 1 {
+                c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
+            } else {
+                match LLVMGetTypeKind(ty) {
+                    LLVMTypeKind::LLVMStructTypeKind => {
+                        let field = u32::try_from(c).ok()?;
+                        let at = LLVMOffsetOfElement(td, ty, field);
+                        ty = LLVMStructGetTypeAtIndex(ty, field);
+                        i64::try_from(at).ok()?
+                    }
+                    LLVMTypeKind::LLVMArrayTypeKind => {
+                        ty = LLVMGetElementType(ty);
+                        c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
+                    }
+                    _ => return None,
+                }
+            };
+            off = off.checked_add(add)?;
+        }
+        Some(off)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::ffi::slice;
 use crate::knobs::Knobs;
 use std::ffi::{c_char, c_void};
 
-/// One value as the shim describes it (kinds: see `node_kind`).
+/// One value as the shim describes it (`kind`: an [`NvScevValueKind`] code).
 #[repr(C)]
 #[derive(Default)]
 pub(crate) struct RawNode {
@@ -19,10 +19,22 @@ pub(crate) struct RawNode {
     pub(crate) num_operands: u32,
 }
 
-const KIND_CONSTANT: u32 = 0;
-const KIND_ARGUMENT: u32 = 1;
-const KIND_NOT_SCEVABLE: u32 = 2;
-const KIND_INSTRUCTION: u32 = 3;
+crate::shared_codes! {
+    /// What the shim reports a value to be, in [`RawNode::kind`] (src/analysis/scev/scev.cpp uses
+    /// the generated C++ enum `NvScevValueKind`).
+    enum NvScevValueKind: u32 {
+        /// A constant.
+        SCEV_VALUE_CONSTANT = 0,
+        /// A function argument.
+        SCEV_VALUE_ARGUMENT = 1,
+        /// A value ScalarEvolution does not model (`!isSCEVable` type).
+        SCEV_VALUE_NOT_SCEVABLE = 2,
+        /// An instruction of a SCEVable type, with its loop depth and operand count.
+        SCEV_VALUE_INSTRUCTION = 3,
+        /// Any other SCEVable value.
+        SCEV_VALUE_OTHER = 4,
+    }
+}
 
 extern "C" {
     fn nvopt_shim_scev_node(host: *mut c_void, v: ValueId, out: *mut RawNode);
@@ -65,10 +77,10 @@ impl ScoreGraph for Shim {
     fn node(&mut self, v: ValueId) -> Node {
         let raw = self.node_kind(v);
         match raw.kind {
-            KIND_CONSTANT => Node::Constant,
-            KIND_ARGUMENT => Node::Argument,
-            KIND_NOT_SCEVABLE => Node::NotScevable,
-            KIND_INSTRUCTION => Node::Instruction {
+            SCEV_VALUE_CONSTANT => Node::Constant,
+            SCEV_VALUE_ARGUMENT => Node::Argument,
+            SCEV_VALUE_NOT_SCEVABLE => Node::NotScevable,
+            SCEV_VALUE_INSTRUCTION => Node::Instruction {
                 loop_depth: raw.loop_depth,
                 // SAFETY: as above; i < num_operands.
                 operands: (0..raw.num_operands)
@@ -97,7 +109,7 @@ impl Host for Shim {
         unsafe { nvopt_shim_scev_unknown(self.host, v) }
     }
     fn is_constant(&mut self, v: ValueId) -> bool {
-        matches!(self.node_kind(v).kind, KIND_CONSTANT)
+        matches!(self.node_kind(v).kind, SCEV_VALUE_CONSTANT)
     }
     fn operands(&mut self, v: ValueId) -> Vec<ValueId> {
         let mut buf = vec![0usize; 8];

@@ -74,15 +74,15 @@ NVScev NVScevAnalysis::run(Function &F, FunctionAnalysisManager &FAM) {
 extern "C" void nvopt_shim_scev_node(void *H, uintptr_t V, RawNode *Out) {
   NVScev &R = host(H);
   Value *Val = value(V);
-  *Out = {4, 0, 0}; // any other SCEVable value
+  *Out = {SCEV_VALUE_OTHER, 0, 0};
   if (isa<Constant>(Val))
-    Out->Kind = 0;
+    Out->Kind = SCEV_VALUE_CONSTANT;
   else if (isa<Argument>(Val))
-    Out->Kind = 1;
+    Out->Kind = SCEV_VALUE_ARGUMENT;
   else if (!R.SE.isSCEVable(Val->getType()))
-    Out->Kind = 2;
+    Out->Kind = SCEV_VALUE_NOT_SCEVABLE;
   else if (auto *I = dyn_cast<Instruction>(Val))
-    *Out = {3, R.LI.getLoopDepth(I->getParent()), I->getNumOperands()};
+    *Out = {SCEV_VALUE_INSTRUCTION, R.LI.getLoopDepth(I->getParent()), I->getNumOperands()};
 }
 
 extern "C" uintptr_t nvopt_shim_scev_operand(void *H, uintptr_t V, uint32_t I) {

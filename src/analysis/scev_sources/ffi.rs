@@ -49,7 +49,7 @@ pub struct NvGuard {
 #[repr(C)]
 pub struct NvIvFacts {
     pub width: u32,
-    /// Bit 0 nuw, bit 1 nsw.
+    /// [`NvWrapFlag`](super::wrap::NvWrapFlag) bits.
     pub existing: u32,
     pub start: NvBounds,
     pub step: NvBounds,
@@ -66,7 +66,7 @@ pub struct NvIvFacts {
 pub struct NvIvDecision {
     /// 0 none, 1 warp-stride, 2 block-stride, 3 grid-stride.
     pub idiom: u32,
-    /// Flags the increment is to carry (bit 0 nuw, bit 1 nsw).
+    /// Flags the increment is to carry ([`NvWrapFlag`](super::wrap::NvWrapFlag) bits).
     pub flags: u32,
     pub check_operands: u8,
 }
@@ -202,7 +202,7 @@ pub unsafe extern "C" fn nvopt_ss_induction(
 }
 
 /// Flags for an `add` (`op` 0) or `mul` (`op` 1) of `width` bits with operand bounds `a`, `b`
-/// and existing flags `existing` (bit 0 nuw, bit 1 nsw): returns the flags it is to carry.
+/// and existing flags `existing` (`NvWrapFlag` bits): returns the flags it is to carry.
 ///
 /// # Safety
 /// `run` came from [`nvopt_ss_begin`]; `a` and `b` are valid.

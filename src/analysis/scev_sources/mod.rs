@@ -58,8 +58,7 @@
 //! the type's maximum leaves no room for the step (the common 32-bit
 //! `i < n; i += ntid*nctaid` loop with an arbitrary `int n` stays unflagged, rightly). A flag
 //! already present is kept. On the bench this is why the pass changes none of SCEV's counts;
-//! its only lasting change there is the launch-bound ranges of `launch_bounds.cu`
-//! (docs/RESULTS.md).
+//! its only lasting change there is the launch-bound ranges of `launch_bounds.cu`.
 //!
 //! The C++ adapter (src/analysis/scev_sources/scev_sources.cpp) walks the IR, asks this module through
 //! [`ffi`] and applies the answers. This file holds the per-function decisions, the

@@ -27,16 +27,17 @@ struct NvFunctionRun;
 namespace {
 
 uint32_t flagsOf(const Instruction &I) {
-  return (I.hasNoUnsignedWrap() ? 1u : 0u) | (I.hasNoSignedWrap() ? 2u : 0u);
+  return (I.hasNoUnsignedWrap() ? uint32_t(WRAP_NUW) : 0u) |
+         (I.hasNoSignedWrap() ? uint32_t(WRAP_NSW) : 0u);
 }
 
 bool setFlags(Instruction &I, uint32_t Flags) {
   bool Changed = false;
-  if ((Flags & 1) && !I.hasNoUnsignedWrap()) {
+  if ((Flags & WRAP_NUW) && !I.hasNoUnsignedWrap()) {
     I.setHasNoUnsignedWrap(true);
     Changed = true;
   }
-  if ((Flags & 2) && !I.hasNoSignedWrap()) {
+  if ((Flags & WRAP_NSW) && !I.hasNoSignedWrap()) {
     I.setHasNoSignedWrap(true);
     Changed = true;
   }

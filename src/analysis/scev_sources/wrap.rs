@@ -86,6 +86,18 @@ impl Bounds {
     }
 }
 
+crate::shared_codes! {
+    /// The bits of an add's or mul's wrap flags across the boundary (`NvIvFacts::existing`,
+    /// `NvIvDecision::flags`, `nvopt_ss_operation`; src/analysis/scev_sources/scev_sources.cpp
+    /// uses the generated C++ enum `NvWrapFlag`).
+    pub enum NvWrapFlag: u32 {
+        /// `nuw`.
+        WRAP_NUW = 1,
+        /// `nsw`.
+        WRAP_NSW = 2,
+    }
+}
+
 /// `nuw` / `nsw` of an add or mul.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Flags {
@@ -96,13 +108,14 @@ pub struct Flags {
 impl Flags {
     pub const NONE: Flags = Flags { nuw: false, nsw: false };
 
-    /// Bit 0 nuw, bit 1 nsw (the FFI encoding).
+    /// From the boundary's [`NvWrapFlag`] bits.
     pub fn from_bits(bits: u32) -> Flags {
-        Flags { nuw: bits & 1 != 0, nsw: bits & 2 != 0 }
+        Flags { nuw: bits & WRAP_NUW != 0, nsw: bits & WRAP_NSW != 0 }
     }
 
+    /// As the boundary's [`NvWrapFlag`] bits.
     pub fn bits(self) -> u32 {
-        self.nuw as u32 | (self.nsw as u32) << 1
+        (if self.nuw { WRAP_NUW } else { 0 }) | (if self.nsw { WRAP_NSW } else { 0 })
     }
 
     fn union(self, o: Flags) -> Flags {

@@ -10,12 +10,11 @@ using namespace llvm;
 
 namespace {
 
-struct Widening {
+struct Widening : NvOneNamePass<Widening> {
   static constexpr unsigned Needs = NvNeedLoops;
-  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Name = "nv-iv-start-widening";
   static constexpr const char *Description = "IV-start widening for BASR (nvopt)";
-  static const char *name(uint32_t) { return "nv-iv-start-widening"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) { return nvopt_widen_run(wrap(&F), A.LI); }
+  static bool runOn(Function &F, NvAnalyses &A) { return nvopt_widen_run(wrap(&F), A.LI); }
 };
 
 const bool Registered = (nvRegisterLegacyPass<Widening>(), true);
@@ -23,6 +22,4 @@ const bool Registered = (nvRegisterLegacyPass<Widening>(), true);
 } // namespace
 
 // Makes `nv-iv-start-widening` a function pass name for opt -passes=.
-void nvopt_register_iv_start_widening(PassBuilder &PB) {
-  nvRegisterNewPMPass<Widening>(PB, {Widening::LegacyArg});
-}
+void nvopt_register_iv_start_widening(PassBuilder &PB) { nvRegisterNewPMPass<Widening>(PB); }

@@ -37,9 +37,9 @@
 //!   `nv-iv-start-widening`), so BASR keeps their exact differences.
 //! - SCEV-CGP proper (`nv-disable-scev-cgp`, default true as in cicc's LLVM 20 copy; its
 //!   LLVM 7 copy has false): the thread-id zext split of [`record`], and the 32-bit index adds
-//!   of [`narrow`]. Measured to change nothing on the bench (docs/RESULTS.md): LLVM 22's own
-//!   `range` on the special registers already lets SCEV prove the zext adds nuw, and the
-//!   bench's split index sums involve `ctaid*ntid` or kernel arguments, which have no bound.
+//!   of [`narrow`]. It changes nothing on the bench: LLVM 22's own `range` on the special
+//!   registers already lets SCEV prove the zext adds nuw, and the bench's split index sums
+//!   involve `ctaid*ntid` or kernel arguments, which have no bound.
 //!
 //! Example (CBE; plugin-tests/addr/cbe.ll), `p[i]`, `p[i+1]`, `p[i+2]` with nsw index
 //! arithmetic, one base at offsets 0, 4 and 8:
@@ -72,8 +72,8 @@
 //!
 //! On straight-line code like this LLVM 22's own CodeGenPrepare, SeparateConstOffsetFromGEP
 //! and SelectionDAG usually reach the same PTX; the gains are in loops with many accesses off
-//! related bases, where BASR shares loop-carried bases (the 168-IV bench kernel: 254 to 48
-//! ptxas registers; docs/RESULTS.md "Address modes").
+//! related bases, where BASR shares loop-carried bases (the bench's 168-IV kernel; the `BASR`
+//! entry of docs/DEPARTURES.md and docs/RESULTS.md).
 //!
 //! Knobs (docs/KNOBS.md; cicc's names and, except where said, cicc's defaults):
 //! `do-base-address-strength-reduce` (4), `do-base-address-strength-reduce-chain` (1),

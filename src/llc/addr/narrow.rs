@@ -29,8 +29,8 @@
 //! a constant operand (it is no extension, so the constants SeparateConstOffsetFromGEP splits off
 //! for `[reg+imm]` stay apart); an operand without a bound; any add whose narrow sum
 //! ScalarEvolution cannot prove free of overflow. Off by default with the rest of SCEV-CGP
-//! (`nv-disable-scev-cgp`, true as in cicc's LLVM 20 copy); on the bench it fires nowhere
-//! (docs/RESULTS.md). Remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`. The walk
+//! (`nv-disable-scev-cgp`, true as in cicc's LLVM 20 copy); on the bench it fires nowhere.
+//! Remark `NarrowIndex` under `-pass-remarks=codegenpreparescev`. The walk
 //! and the rewrite are Rust; ScalarEvolution's range proof and remark emission come from the
 //! shim (src/llc/addr/scev_queries.cpp), which the C API lacks.
 use crate::analysis::ir::{self, facts::RemarkArg, facts::Remarks};

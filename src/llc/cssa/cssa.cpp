@@ -16,12 +16,11 @@ using namespace llvm;
 
 namespace {
 
-struct Cssa {
+struct Cssa : NvOneNamePass<Cssa> {
   static constexpr unsigned Needs = NvNeedDomTree;
-  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Name = "nv-cssa";
   static constexpr const char *Description = "PHI-operand (CSSA) coalescing (nvopt)";
-  static const char *name(uint32_t) { return "nv-cssa"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_cssa_run_function(wrap(&F), A.DT, &A.ORE);
   }
 };
@@ -32,4 +31,4 @@ struct Cssa {
 extern "C" void nvopt_shim_register_cssa() { nvRegisterLegacyPass<Cssa>(); }
 
 // Makes `nv-cssa` a function pass name for opt -passes=.
-void nvopt_register_cssa(PassBuilder &PB) { nvRegisterNewPMPass<Cssa>(PB, {Cssa::LegacyArg}); }
+void nvopt_register_cssa(PassBuilder &PB) { nvRegisterNewPMPass<Cssa>(PB); }

@@ -458,12 +458,20 @@ mod tests {
     /// Placeholder ids for arguments while instructions are still being added.
     const ARG: u32 = 1_000_000;
 
-    /// entry(0) -> loop(1) -> loop | exit(2); `%iv = phi [0, entry], [%next, loop]`;
-    /// `%next = add %iv, 1`, then `%c = icmp %iv, n` (old value read after the increment).
-    fn old_iv_compare(movable: bool) -> (Model, u32, u32, u32) {
-        let mut b = B::new(&[&[1], &[1, 2], &[]], 1);
+    /// entry(0) -> loop(1) -> loop | exit(2) with `args` arguments and `%iv = phi [0, entry],
+    /// [latch, loop]` (instruction `latch` of the loop): the builder, past the entry's
+    /// terminator and the PHI, and the PHI.
+    fn one_loop(args: u32, latch: u32) -> (B, u32) {
+        let mut b = B::new(&[&[1], &[1, 2], &[]], args);
         b.inst(0, Terminator, &[]);
-        let iv = b.phi(1, &[(0, None, &[]), (1, Some(2), &[])]);
+        let iv = b.phi(1, &[(0, None, &[]), (1, Some(latch), &[])]);
+        (b, iv)
+    }
+
+    /// [`one_loop`] with `%next = add %iv, 1`, then `%c = icmp %iv, n` (old value read after
+    /// the increment).
+    fn old_iv_compare(movable: bool) -> (Model, u32, u32, u32) {
+        let (mut b, iv) = one_loop(1, 2);
         let next = b.inst(1, if movable { Movable } else { Fixed }, &[iv]);
         let c = b.inst(1, Movable, &[iv, ARG]);
         b.inst(1, Terminator, &[c]);
@@ -502,9 +510,7 @@ mod tests {
     #[test]
     fn the_increments_own_user_before_the_last_phi_read_blocks_the_sink() {
         // %next = add %iv, 1; %u = mul %next, 2; %c = icmp %iv, n: %u would come before %next.
-        let mut b = B::new(&[&[1], &[1, 2], &[]], 1);
-        b.inst(0, Terminator, &[]);
-        let iv = b.phi(1, &[(0, None, &[]), (1, Some(2), &[])]);
+        let (mut b, iv) = one_loop(1, 2);
         let next = b.inst(1, Movable, &[iv]);
         b.inst(1, Movable, &[next]);
         let c = b.inst(1, Movable, &[iv, ARG]);
@@ -518,9 +524,7 @@ mod tests {
     #[test]
     fn phi_used_after_the_loop_cannot_be_fixed_by_sinking() {
         // The old value is read in the exit block too: it is live out of the latch.
-        let mut b = B::new(&[&[1], &[1, 2], &[]], 1);
-        b.inst(0, Terminator, &[]);
-        let iv = b.phi(1, &[(0, None, &[]), (1, Some(2), &[])]);
+        let (mut b, iv) = one_loop(1, 2);
         b.inst(1, Movable, &[iv]);
         let c = b.inst(1, Movable, &[iv, ARG]);
         b.inst(1, Terminator, &[c]);
@@ -533,9 +537,7 @@ mod tests {
 
     #[test]
     fn a_phi_read_by_the_terminator_itself_is_left() {
-        let mut b = B::new(&[&[1], &[1, 2], &[]], 0);
-        b.inst(0, Terminator, &[]);
-        let iv = b.phi(1, &[(0, None, &[]), (1, Some(2), &[])]);
+        let (mut b, iv) = one_loop(0, 2);
         b.inst(1, Movable, &[iv]);
         b.inst(1, Terminator, &[iv]);
         b.inst(2, Terminator, &[]);
@@ -547,9 +549,7 @@ mod tests {
     #[test]
     fn conventional_webs_are_not_touched() {
         // %iv = phi [0, entry], [%next, loop]; %c = icmp %iv...; %next = add %iv, 1 (after).
-        let mut b = B::new(&[&[1], &[1, 2], &[]], 0);
-        b.inst(0, Terminator, &[]);
-        let iv = b.phi(1, &[(0, None, &[]), (1, Some(3), &[])]);
+        let (mut b, iv) = one_loop(0, 3);
         let c = b.inst(1, Movable, &[iv]);
         b.inst(1, Movable, &[iv]);
         b.inst(1, Terminator, &[c]);
@@ -563,8 +563,9 @@ mod tests {
     /// The unrolled-loop remainder: entry(0) -> outer(1) -> body(2) -> body | exit(3) ->
     /// rem(4) -> outer | done(5). `%n` (argument) is the trip count, live around the outer loop
     /// (read by body's compare); `%k = phi [0, outer], [%k2, body]`, `%k2 = add %k, 4`,
-    /// `%c = icmp eq %n, %k2`; in rem, `%r = phi [%n, exit]` with `%k2` equal to `%n` there.
-    fn remainder(equal: bool) -> (Model, u32) {
+    /// `%c = icmp eq %n, %k2`; in rem, `%r = phi [%n, exit]` with `%k2` equal to `%n` there,
+    /// read by `%r2 = add %r, ..` (or, with `reads_k2`, by an instruction that reads `%k2` too).
+    fn remainder_with(equal: bool, reads_k2: bool) -> (Model, u32) {
         let mut b = B::new(&[&[1], &[2], &[2, 3], &[4], &[1, 5], &[]], 1);
         b.inst(0, Terminator, &[]);
         b.inst(1, Terminator, &[]);
@@ -575,12 +576,20 @@ mod tests {
         b.inst(3, Terminator, &[]);
         let eq: &[u32] = if equal { &[3] } else { &[] };
         let r = b.phi(4, &[(3, Some(ARG), eq)]);
-        let r2 = b.inst(4, Movable, &[r]);
-        b.inst(4, Fixed, &[r2]);
+        if reads_k2 {
+            b.inst(4, Fixed, &[r, k2]);
+        } else {
+            let r2 = b.inst(4, Movable, &[r]);
+            b.inst(4, Fixed, &[r2]);
+        }
         b.inst(4, Terminator, &[]);
         b.inst(5, Terminator, &[]);
         assert_eq!(k2, 3);
         (b.build(), r)
+    }
+
+    fn remainder(equal: bool) -> (Model, u32) {
+        remainder_with(equal, false)
     }
 
     #[test]
@@ -608,19 +617,7 @@ mod tests {
     #[test]
     fn an_equal_value_that_interferes_too_is_not_used() {
         // rem also reads %k2 after the PHI: %k2 is live at the top of rem.
-        let mut b = B::new(&[&[1], &[2], &[2, 3], &[4], &[1, 5], &[]], 1);
-        b.inst(0, Terminator, &[]);
-        b.inst(1, Terminator, &[]);
-        let k = b.phi(2, &[(1, None, &[]), (2, Some(3), &[])]);
-        let k2 = b.inst(2, Movable, &[k]);
-        let c = b.inst(2, Movable, &[ARG, k2]);
-        b.inst(2, Terminator, &[c]);
-        b.inst(3, Terminator, &[]);
-        let r = b.phi(4, &[(3, Some(ARG), &[3])]);
-        b.inst(4, Fixed, &[r, k2]);
-        b.inst(4, Terminator, &[]);
-        b.inst(5, Terminator, &[]);
-        let mut m = b.build();
+        let (mut m, _) = remainder_with(true, true);
         let out = plan(&mut m, Rewrites::default());
         assert_eq!(out.substituted, 0);
         assert_eq!(out.left, 1);

@@ -12,12 +12,11 @@ using namespace llvm;
 
 namespace {
 
-struct ExtReuse {
+struct ExtReuse : NvOneNamePass<ExtReuse> {
   static constexpr unsigned Needs = NvNeedLoops | NvNeedScev | NvNeedDomTree;
-  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Name = "nv-ext-reuse";
   static constexpr const char *Description = "extension reuse for wide arithmetic (nvopt)";
-  static const char *name(uint32_t) { return "nv-ext-reuse"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_ext_reuse_run(wrap(&F), A.LI, A.SE, A.DT, &A.ORE);
   }
 };
@@ -28,9 +27,7 @@ ScalarEvolution &scev(void *SE) { return *static_cast<ScalarEvolution *>(SE); }
 
 } // namespace
 
-void nvopt_register_ext_reuse(PassBuilder &PB) {
-  nvRegisterNewPMPass<ExtReuse>(PB, {ExtReuse::LegacyArg});
-}
+void nvopt_register_ext_reuse(PassBuilder &PB) { nvRegisterNewPMPass<ExtReuse>(PB); }
 
 // ScalarEvolution's expression of the integer value V, with whether it holds an add
 // recurrence (a value that changes from one loop iteration to the next).

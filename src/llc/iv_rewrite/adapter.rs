@@ -3,7 +3,7 @@
 //! difference expanded in the preheader, one add next to each use, the old PHI and its update
 //! deleted. Remarks (`-pass-remarks[-missed]=nv-iv-rewrite`, about the function) and `-nv-stats`.
 use super::{plan, Iv, LoopInput};
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::analysis::ir::loops::{self, Loop};
 use crate::analysis::ir::{self};
 use crate::analysis::pressure;
@@ -166,13 +166,10 @@ fn loop_instructions(f: FunctionValue, l: Loop) -> u32 {
 }
 
 fn remark(f: FunctionValue, l: Loop, missed: bool, what: &str) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
-    // SAFETY: a live header block.
-    let header = ir::name(unsafe { LLVMBasicBlockAsValue(l.header()) });
-    let text = format!("loop {}: {what}", if header.is_empty() { "<unnamed>" } else { &header });
     let name = if missed { c"NotRewritten" } else { c"Rewritten" };
-    facts::remark_function(PASS, name, missed, raw, &[RemarkArg::text(text.as_bytes())]);
+    facts::remark_function_text(PASS, name, missed, f.as_value_ref(), || {
+        // SAFETY: a live header block.
+        let header = ir::name(unsafe { LLVMBasicBlockAsValue(l.header()) });
+        format!("loop {}: {what}", if header.is_empty() { "<unnamed>" } else { &header })
+    });
 }

@@ -13,12 +13,11 @@ using namespace llvm;
 
 namespace {
 
-struct IvRewrite {
+struct IvRewrite : NvOneNamePass<IvRewrite> {
   static constexpr unsigned Needs = NvNeedLoops | NvNeedScev;
-  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Name = "nv-iv-rewrite";
   static constexpr const char *Description = "pressure-driven IV rewriting (nvopt)";
-  static const char *name(uint32_t) { return "nv-iv-rewrite"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_iv_rewrite_run(wrap(&F), A.LI, A.SE);
   }
 };
@@ -37,9 +36,7 @@ const SCEVAddRecExpr *affine(ScalarEvolution &SE, const Loop &L, Value *Phi) {
 } // namespace
 
 // Makes `nv-iv-rewrite` a function pass name for opt -passes=.
-void nvopt_register_iv_rewrite(PassBuilder &PB) {
-  nvRegisterNewPMPass<IvRewrite>(PB, {IvRewrite::LegacyArg});
-}
+void nvopt_register_iv_rewrite(PassBuilder &PB) { nvRegisterNewPMPass<IvRewrite>(PB); }
 
 // The step of Phi when ScalarEvolution writes it as an affine recurrence {start,+,step} of loop
 // L with a loop-invariant start (equal handles: the same step expression); null otherwise.

@@ -1,4 +1,4 @@
-//! Pressure-driven IV rewriting (`nv-iv-rewrite`, issue 17): in a loop whose register pressure
+//! Pressure-driven IV rewriting (`nv-iv-rewrite`): in a loop whose register pressure
 //! (src/analysis/pressure) exceeds the register target (src/analysis/pressure/target.rs), integer induction
 //! variables that ScalarEvolution writes as `{start_k,+,step}` with one step move onto one
 //! of them: each other member becomes `leader + (start_k - start_leader)` next to each of its
@@ -7,15 +7,15 @@
 //! Why it lowers registers although the estimator counts a loop invariant like a carried value:
 //! ptxas cannot rebuild a loop-carried value, but it rematerializes loop invariants made of
 //! kernel parameters (constant-bank operands of IMAD) and special registers when it runs short.
-//! 81 unsigned index IVs in 5 step classes (bench kernel `pyramid_patch_features_u32`) keep 128
-//! registers as PHIs, 32 after this pass (nvcc 32). Integer IVs only: the
+//! The bench's `pyramid_patch_features_u32` (81 unsigned index IVs in 5 step classes) keeps
+//! every register there is as PHIs and fits nvcc's count after this pass. Integer IVs only: the
 //! rewrite is exact in modular arithmetic (a recurrence and its start differences wrap alike),
 //! so unsigned and wrapping indices qualify, which BASR's pointer arithmetic cannot take (a
 //! `zext` of a wrapping index is no pointer recurrence). Who owns what: pointer IVs and the
 //! nsw index IVs of addresses are BASR's (src/llc/addr/basr.rs, with its register rule), and this
 //! pass runs in llc right after `codegenpreparescev`, on what BASR left in loops still over the
-//! target (run first, it took the 168 IVs of `pathological_ivs` from BASR: 48 -> 255
-//! registers); LLVM's LSR stays behind the LSR gate (src/llc/lsr_gate.rs).
+//! target (run first, it took the 168 IVs of the bench's `pathological_ivs` from BASR, which
+//! does better there); LLVM's LSR stays behind the LSR gate (src/llc/lsr_gate.rs).
 //!
 //! ```text
 //! ; before: two index IVs of step %s carried around the loop

@@ -8,8 +8,8 @@
 //! runs, and with `remat_load` loads that cannot see a store: constant and param space, and
 //! `!invariant.load` loads (llc tags loads through `const __restrict__` pointers so) as
 //! [`Kind::Load`], which are not re-issued inside deeper loops (each clone is another memory
-//! access; on the bench, re-issuing them in loops raised spills: fir16_strip under 32 registers,
-//! 0 to 500 bytes). Never: divisions and remainders (tens of instructions on a GPU), `freeze`
+//! access; re-issuing them in loops raised ptxas's spills under a tight cap). Never: divisions
+//! and remainders (tens of instructions on a GPU), `freeze`
 //! (each copy may pick another value), PHIs, allocas, other calls, other memory accesses.
 use super::plan::Kind;
 use crate::analysis::gpu::{addrspace, Sreg};

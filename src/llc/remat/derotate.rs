@@ -5,10 +5,10 @@
 //! LLVM's loop rotation leaves a loop as a guard, a preheader and a body that tests at its
 //! bottom; the exit block merges the initial values (guard's bypass edge) with the last ones
 //! (latch edge). When the carried values do not fit the register target, ptxas keeps them in
-//! local memory and writes their initial values into their slots twice, once on each path: on
-//! the bench's 8x8 accumulator tile (register_tile:weight_grad_tile8x8) 54 of 64 accumulators
-//! spill under 32 registers, and those two sets of initial stores are 432 of its 708 bytes of
-//! spill stores. After the rewrite there is one path that sets them.
+//! local memory and writes their initial values into their slots twice, once on each path (on
+//! the bench's 8x8 accumulator tile, `register_tile:weight_grad_tile8x8` under 32 registers,
+//! those two sets of initial stores are most of its spill stores). After the rewrite there is
+//! one path that sets them.
 //!
 //! ```text
 //! guard:                                   guard:

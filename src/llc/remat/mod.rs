@@ -37,9 +37,10 @@
 //!    division, compares, casts, selects, GEPs, reads of the special registers that do not
 //!    change during a thread's life, and (`remat-load`) loads from constant or param space,
 //!    and `!invariant.load` loads (llc's tag for loads through `const __restrict__`), but
-//!    these never into a loop deeper than the load (each clone is another memory access; on
-//!    the bench re-issuing them inside loops raised ptxas's spills). A clone computes the same value as the original: every
-//!    path to a site passes the original chain, and SSA operands cannot change in between.
+//!    these never into a loop deeper than the load (each clone is another memory access;
+//!    re-issuing them inside loops raised ptxas's spills). A clone computes the same value as
+//!    the original: every path to a site passes the original chain, and SSA operands cannot
+//!    change in between.
 //! 3. Cost: instructions (GEP: one per variable index; conversions and loads 2) times a site
 //!    weight of `remat-loop-trip`^(loop levels the site is deeper than the definition, at most
 //!    3), summed over sites. Cheapest first, values are taken until every high block's excess
@@ -48,16 +49,15 @@
 //!    block that uses the value, the clone lives from the first use there to the last, so it
 //!    frees only what that shorter range takes off the block's peak
 //!    (`pressure::block_max_if_local`); a value that frees nothing in any high block is refused
-//!    ("no register freed": on the bench, cloning such values into a loop's only block raised
-//!    ptxas's spills under 24 registers, stencil3d_march 8 -> 36 bytes).
+//!    ("no register freed": cloning such values into a loop's only block raised ptxas's spills
+//!    under a tight cap).
 //!
 //! Before the first round's clones, loops (src/llc/remat/derotate.rs): a guarded (rotated)
 //! innermost loop with a block over the target, whose exit block receives its carried values
 //! (the initial ones on the guard's bypass edge), gets its test moved to a new top block, so
 //! that the carried values start once instead of once per path; ptxas stores the initial value
-//! of every carried value it spills on both paths otherwise (weight_grad_tile8x8's 64
-//! accumulators under 32 registers: 708 -> 504 bytes of spill stores). The pass then changes
-//! the CFG (the wrapper keeps no analysis when it did).
+//! of every carried value it spills on both paths otherwise. The pass then changes the CFG (the
+//! wrapper keeps no analysis when it did).
 //!
 //! Refused, each with a missed remark (`-pass-remarks-missed=nv-remat`) and a counter
 //! (`-nv-stats`): a definition that cannot be recomputed (memory, side effects, PHIs,
@@ -77,16 +77,16 @@
 //!
 //! Where nvopt differs from cicc, and why: without `-nv-maxreg`, launch bounds or a ceiling the
 //! target is 48 registers (`nv-remat-default-target`; 42 resident warps per SM on sm_90), not
-//! cicc's 80% of the current pressure (on the bench cicc's IR remat changed no kernel's
-//! registers at default bounds; 80% would clone code into every kernel whose pressure ptxas
-//! fits anyway). 48 rather than the other passes' 64 (src/analysis/pressure/target.rs): over the three
-//! corpora it takes bisect's three kernels 44/42/44 -> 40 and bitonicSortShared1 40 -> 32
-//! (nvcc 32), and one kernel the other way, Rodinia's lud_diagonal 32 -> 40, whose estimated
-//! pressure (57) is far above what ptxas needs; no bench kernel changes (docs/RESULTS.md). cicc's `remat-iv`, `remat-add`, `no-remat` and
-//! `simplify-live-out` are not implemented; nvopt's knob semantics for `remat-max-live-limit`,
-//! `remat-lli-factor` and `remat-loop-trip` are its own reading of the names (the book gives
-//! the names and defaults, not the formulas). cicc's `param-opt` (re-issuing `ld.param` next to
-//! uses) is not needed: NVPTX instruction selection and ptxas handle kernel parameters.
+//! cicc's 80% of the current pressure (cicc's IR remat changes no bench kernel's registers at
+//! default bounds; 80% would clone code into every kernel whose pressure ptxas fits anyway). 48
+//! rather than the other passes' 64 (src/analysis/pressure/target.rs) was chosen on the corpora
+//! (docs/DEPARTURES.md lists this and the other differences under "Rematerialization: how
+//! nv-remat differs from cicc's"; its `nv-remat` entry gives the pass's figures). cicc's
+//! `remat-iv`, `remat-add`, `no-remat` and `simplify-live-out` are not implemented; nvopt's knob
+//! semantics for `remat-max-live-limit`, `remat-lli-factor` and `remat-loop-trip` are its own
+//! reading of the names (the book gives the names and defaults, not the formulas). cicc's
+//! `param-opt` (re-issuing `ld.param` next to uses) is not part of this pass: it is
+//! `nv-param-opt`, a machine pass (src/machine/param_opt).
 pub mod adapter;
 pub mod cost;
 pub mod derotate;

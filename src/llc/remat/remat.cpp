@@ -14,13 +14,12 @@ using namespace llvm;
 
 namespace {
 
-struct Remat {
+struct Remat : NvOneNamePass<Remat> {
   // The loop de-rotation (src/llc/remat/derotate.rs) adds a block and changes edges.
   static constexpr unsigned Needs = NvNeedLoops | NvChangesCFG;
-  static constexpr uint32_t LegacyArg = 0;
+  static constexpr const char *Name = "nv-remat";
   static constexpr const char *Description = "Register rematerialization on IR (nvopt)";
-  static const char *name(uint32_t) { return "nv-remat"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_remat_run_function(wrap(&F), A.LI, &A.ORE);
   }
 };
@@ -31,4 +30,4 @@ struct Remat {
 extern "C" void nvopt_shim_register_remat() { nvRegisterLegacyPass<Remat>(); }
 
 // Makes `nv-remat` a function pass name for opt -passes=.
-void nvopt_register_remat(PassBuilder &PB) { nvRegisterNewPMPass<Remat>(PB, {Remat::LegacyArg}); }
+void nvopt_register_remat(PassBuilder &PB) { nvRegisterNewPMPass<Remat>(PB); }

@@ -70,9 +70,9 @@
 //! stays live for the exit block's store while the loop advances the copy; the copy of the
 //! immediate 0 still interferes after the worklist converged and becomes the move itself. In
 //! llc's real pipeline LLVM 22's RegisterCoalescer has already merged every copy this rule can
-//! merge, so what nv-coalesce removes there are copies of constants (`nv-coalesce-remat`);
-//! on the bench that takes PTX register-to-register movs from 93 to 31 (docs/RESULTS.md).
-//! `-pass-remarks=nv-coalesce` names each rewrite and each kept copy.
+//! merge, so what nv-coalesce removes there are copies of constants (`nv-coalesce-remat`); its
+//! figures on the bench: docs/RESULTS.md. `-pass-remarks=nv-coalesce` names each rewrite and
+//! each kept copy.
 //!
 //! Knobs (docs/KNOBS.md): `nv-disable-coalesce`, `nv-coalesce-copy-limit` (cicc's
 //! `copy_limit`, 20000), `nv-coalesce-limit` (its `coalesce_limit`, 10000),

@@ -4,7 +4,7 @@
 //! (`-pass-remarks[-missed]=nv-param-opt`, about the function) and `-nv-stats`.
 use super::{reissue_blocks, Function, Load};
 use crate::analysis::gpu::PTX_KERNEL_CC;
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::analysis::pressure::{self, target};
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
@@ -76,12 +76,8 @@ unsafe fn read(host: *mut c_void, id: u32) -> Option<(Load, String)> {
 }
 
 fn remark(f: FunctionValue, missed: bool, text: &str) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
     let name = if missed { c"NotReissued" } else { c"Reissued" };
-    facts::remark_function(PASS, name, missed, raw, &[RemarkArg::text(text.as_bytes())]);
+    facts::remark_function_text(PASS, name, missed, f.as_value_ref(), || text.to_string());
 }
 
 /// Entry point from the machine pass; whether it changed the function.

@@ -21,10 +21,10 @@
 //! ```
 //!
 //! What it buys on sm_90: nothing that ptxas shows. ptxas reads kernel parameters from a
-//! constant bank and places those reads itself; on the bench under a 32-register cap
+//! constant bank and places those reads itself; on the bench under a register cap
 //! (`python3 -m nvopt_tools.bench --maxreg 32 --variant nopo:nv-disable-param-opt=1`) the pass
-//! changes the PTX of 8 of 35 files and their SASS is byte-identical (docs/RESULTS.md). It is kept, on by default as
-//! in cicc, for PTX whose live ranges say what the code needs; nvopt's IR rematerialization
+//! changes the PTX of some files and none of their SASS. It is kept, on by default as in cicc,
+//! for PTX whose live ranges say what the code needs; nvopt's IR rematerialization
 //! (src/llc/remat) treats kernel parameters as free operands for the same reason.
 //!
 //! Where: after llc's `machine-sink` (src/codegen.rs), not right after instruction selection as

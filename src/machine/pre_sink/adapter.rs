@@ -3,7 +3,7 @@
 //! the blocks that read it and erase it; up to [`super::ROUNDS`] rounds. Remarks
 //! (`-pass-remarks=nv-pre-sink`, about the function) and `-nv-stats`.
 use super::{applies, decide, Action, Facts, PASS, ROUNDS};
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -129,14 +129,11 @@ unsafe fn round(host: *mut c_void) -> u64 {
 }
 
 fn remark(f: FunctionValue, moved: u64) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
-    let text = format!(
-        "{moved} hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)"
-    );
-    facts::remark_function(REMARK_PASS, c"Sunk", false, raw, &[RemarkArg::text(text.as_bytes())]);
+    facts::remark_function_text(REMARK_PASS, c"Sunk", false, f.as_value_ref(), || {
+        format!(
+            "{moved} hoisted instruction(s) copied back into the blocks that read them (each was held across a loop that never reads it)"
+        )
+    });
 }
 
 /// Entry point from the machine pass; whether it changed the function.

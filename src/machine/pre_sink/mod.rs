@@ -7,10 +7,9 @@
 //! then occupies a register through everything between, loops included; ptxas does not move it
 //! back. llm.c's `softmax_autoregressive_backward_kernel7` starts two loops' pointer IVs from
 //! `4 * rank`, `4 * idx * T * T` and `4 * t * T`; MachineCSE computes the three 64-bit values
-//! once, before the first loop, and they live across it and two warp reductions (26 registers;
-//! nvcc, which computes them in each preheader, 23; `-disable-machine-cse`, 24). Turning
-//! MachineCSE off altogether takes llm.c from 1.0159 to 0.9935 of nvcc's registers but costs
-//! cuda-samples the CSE proper (docs/RESULTS.md); this pass undoes only the hoisting.
+//! once, before the first loop, and they live across it and two warp reductions (nvcc computes
+//! them in each preheader). Turning MachineCSE off altogether would also cost the CSE proper;
+//! this pass undoes only the hoisting.
 //!
 //! ```text
 //! before (MIR)                                  after
@@ -38,30 +37,24 @@
 //!   (when its own block does not read it) read by this instruction alone and no wider than its
 //!   result (its live range then moves instead of the result's: no register more anywhere);
 //! - and whose function has no register cap (launch bounds, `-nv-maxreg`): under a cap ptxas
-//!   is already choosing what to spill, and moving live ranges moved its spills (llm.c's
-//!   `layernorm_backward_kernel8`, capped at 32 by its launch bounds: spill stores 130 -> 146
-//!   bytes); nv-remat works toward the cap in those functions;
+//!   is already choosing what to spill, and moving live ranges moves its spills (more spill
+//!   stores where it was tried); nv-remat works toward the cap in those functions;
 //! is copied into each of those blocks, before the first reader, and the original is erased
 //! ([`Action::Move`]) or, where its own block reads it too, kept for that block
 //! ([`Action::Split`]). The larger bound for live operands comes from shapes where one value
-//! feeds many loops: cuda-samples' `multi_warp_cg_reduce` (10 instances, 21 -> 20 and 25 -> 23;
-//! nvcc 22 and 23) and the bench's `rank_dot_scale4` (30 -> 26, nvcc 28), where MachineCSE left
-//! the 64-bit `4 * rank` of a live 32-bit rank, read in nine blocks, held across eight loops; it
-//! costs simpleCooperativeGroups' `cgkernel` 24 -> 27 and `MandelbrotDS1` 31 -> 32 (nvcc 24 and
-//! 32). Up to [`ROUNDS`] rounds, so that a chain of such instructions moves together.
+//! feeds many loops (cuda-samples' `multi_warp_cg_reduce`, the bench's `rank_dot_scale4`, where
+//! MachineCSE left the 64-bit `4 * rank` of a live 32-bit rank, read in nine blocks, held across
+//! eight loops). Up to [`ROUNDS`] rounds, so that a chain of such instructions moves together.
 //!
 //! The split serves two kinds of value that one early instruction computes and far blocks read
 //! again: special-register reads (`threadIdx.x`, `blockIdx.x` read at the top and again for the
 //! final store of the cuda-samples reductions) and the compares MachineCSE shares (a loop guard
-//! `tid < n` tested before a barrier and again after it: llm.c's
-//! `softmax_autoregressive_backward_kernel8`, `t2 <= t` for the loops on either side of
-//! `block.sync()`). A copy next to each far reader needs only the instruction's operands, which
-//! are live there anyway (a special register has none), and nothing is held across the loops
-//! and reductions between. Over 614 real kernels (cuda-samples, Rodinia, llm.c;
-//! docs/RESULTS.md) it took registers from 1.0010 to 0.9881 of nvcc's (88 kernels fewer, 21
-//! more: the 20 float and int `reduce4` instances 15 -> 16, nvcc 14); `kernel8` 30 -> 23 (nvcc
-//! 30). Without splitting special-register reads: 0.9973 (77 kernels worse than with it,
-//! 20 better).
+//! `tid < n` tested before a barrier and again after it, `t2 <= t` for the loops on either side
+//! of `block.sync()`). A copy next to each far reader needs only the instruction's operands,
+//! which are live there anyway (a special register has none), and nothing is held across the
+//! loops and reductions between. Its effect on the corpora (the split of special-register reads
+//! included): the `nv-pre-sink` entry of docs/DEPARTURES.md and docs/RESULTS.md.
+//!
 //! Knob `nv-disable-pre-sink`. Remarks (`-pass-remarks=nv-pre-sink`, one per function changed)
 //! and `-nv-stats` counters, refusals included. The facts (liveness of one register: backward
 //! reachability from its readers, stopped at its definition; loops) and the edits are the

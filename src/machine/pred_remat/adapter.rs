@@ -4,7 +4,7 @@
 //! original when nothing else reads it. Remarks (`-pass-remarks=nv-pred-remat`, about the
 //! function) and `-nv-stats`.
 use super::{choose, Facts, PASS};
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -110,20 +110,11 @@ unsafe fn one_loop(host: *mut c_void, lp: u32, budget: i32) -> u64 {
 }
 
 fn remark(f: FunctionValue, moved: u64) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
-    let text = format!(
-        "{moved} loop-invariant compare(s) recomputed inside their loop (more predicates were live into it than the budget)"
-    );
-    facts::remark_function(
-        REMARK_PASS,
-        c"Recomputed",
-        false,
-        raw,
-        &[RemarkArg::text(text.as_bytes())],
-    );
+    facts::remark_function_text(REMARK_PASS, c"Recomputed", false, f.as_value_ref(), || {
+        format!(
+            "{moved} loop-invariant compare(s) recomputed inside their loop (more predicates were live into it than the budget)"
+        )
+    });
 }
 
 /// Entry point from the machine pass; whether it changed the function.

@@ -8,9 +8,9 @@
 //! general register and converts it back where it is read, so each one costs a general
 //! register or more. LICM hoists every invariant compare out of its loop, however many there
 //! are. llm.c's `softmax_autoregressive_backward_kernel4` tests `t < t3 + k` for eight `k`
-//! inside its inner loop: the eight hoisted predicates take it to 60 registers (SASS maximum
-//! live 58); nvcc, whose PTX compares inside the loop, has 40. Recomputing them by hand in the
-//! PTX gives 48 (live 46); the operands were live in the loop anyway.
+//! inside its inner loop: the eight hoisted predicates cost it many more registers than nvcc's
+//! PTX, which compares inside the loop; recomputing them by hand in the PTX gets most of the way
+//! there, the operands being live in the loop anyway.
 //!
 //! ```text
 //! before (MIR)                                     after
@@ -24,8 +24,8 @@
 //! The rule ([`choose`]), per loop, inner loops first: when more than `nv-pred-remat-budget`
 //! predicates are live into the loop's header, recompute every one that qualifies, as nvcc's
 //! PTX does. Not just enough of them to fit the budget: ptxas's register count is not monotonic
-//! in the number left. On the bench shape written for this pass (band_rows8_indicator), 8
-//! predicates live give 64 registers, 6 or 5 left give 79 and 80, 4 or fewer 44 to 48. A
+//! in the number left: on the bench shape written for this pass (band_rows8_indicator), 5 or 6
+//! predicates left live take more registers than all 8, and 4 or fewer the fewest. A
 //! predicate qualifies when its definition
 //! - is a compare ([`COMPARE_OPCODE_PREFIX`]: one SASS instruction) with virtual register or
 //!   immediate operands, no memory access and no other effect;

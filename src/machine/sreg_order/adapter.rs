@@ -3,7 +3,7 @@
 //! to the start of the block. Remarks (`-pass-remarks=nv-sreg-order`, about the function) and
 //! `-nv-stats`.
 use super::{hoisted, PASS};
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -47,19 +47,9 @@ unsafe fn opcodes(host: *mut c_void) -> Vec<String> {
 }
 
 fn remark(f: FunctionValue, moved: usize) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
-    let text =
-        format!("{moved} launch-configuration read(s) moved to the start of the entry block");
-    facts::remark_function(
-        REMARK_PASS,
-        c"Hoisted",
-        false,
-        raw,
-        &[RemarkArg::text(text.as_bytes())],
-    );
+    facts::remark_function_text(REMARK_PASS, c"Hoisted", false, f.as_value_ref(), || {
+        format!("{moved} launch-configuration read(s) moved to the start of the entry block")
+    });
 }
 
 /// Entry point from the machine pass; whether it changed the function.

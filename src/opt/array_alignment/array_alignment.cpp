@@ -12,12 +12,10 @@ using namespace llvm;
 
 namespace {
 
-struct LocalArrayAlignment {
-  static constexpr unsigned Needs = 0;
-  static constexpr uint32_t LegacyArg = 0;
+struct LocalArrayAlignment : NvOneNamePass<LocalArrayAlignment> {
+  static constexpr const char *Name = "nv-set-local-array-alignment";
   static constexpr const char *Description = "Set local array alignment (nvopt)";
-  static const char *name(uint32_t) { return "nv-set-local-array-alignment"; }
-  static bool run(Function &F, NvAnalyses &A, uint32_t) {
+  static bool runOn(Function &F, NvAnalyses &A) {
     return nvopt_set_local_array_alignment_run(wrap(&F), &A.ORE);
   }
 };
@@ -42,6 +40,6 @@ struct GlobalArrayAlignment : PassInfoMixin<GlobalArrayAlignment> {
 // Makes `nv-set-local-array-alignment` a function pass name and
 // `nv-set-global-array-alignment` a module pass name for opt -passes=.
 void nvopt_register_array_alignment(PassBuilder &PB) {
-  nvRegisterNewPMPass<LocalArrayAlignment>(PB, {LocalArrayAlignment::LegacyArg});
+  nvRegisterNewPMPass<LocalArrayAlignment>(PB);
   nvRegisterModulePass<GlobalArrayAlignment>(PB, GlobalName);
 }

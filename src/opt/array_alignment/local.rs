@@ -2,12 +2,9 @@
 //! rule, refusals and knobs are in the module header, src/opt/array_alignment/mod.rs). A function
 //! pass: each `alloca` of an array or struct type, or of a constant count above one, is an
 //! array; static ones (a constant count, in the entry block) are raised by the rule.
-use super::{
-    alignment_for, alloc_size, bound, is_aggregate, offset_alignment, propagate, reason, Decision,
-    Kept,
-};
-use crate::analysis::ir::facts::{operand_text, RemarkArg, Remarks};
-use crate::analysis::ir::{self};
+use super::{alignment_for, bound, is_aggregate, offset_alignment, raise, remark, Decision, Kept};
+use crate::analysis::ir::facts::{operand_text, Remarks};
+use crate::analysis::ir::{self, alloc_size};
 use crate::knobs::Knobs;
 use inkwell::values::InstructionOpcode;
 use llvm_sys::core::*;
@@ -105,49 +102,22 @@ fn run(f: LLVMValueRef, knobs: &Knobs, remarks: &Remarks) -> bool {
             Vec::new()
         };
         let size = a.size.map_or_else(|| "?".to_string(), |s| s.to_string());
-        match d {
-            Decision::Raise { from, to } => {
-                log::debug!("{PASS}: {}: {size} bytes, align {from} -> {to}", ir::name(raw));
-                // SAFETY: a live alloca; raising its alignment is always legal.
-                unsafe { LLVMSetAlignment(raw, to as u32) };
-                let accesses = propagate(td, raw, to);
-                crate::stats::add(PASS, "loads/stores given a higher alignment", accesses);
-                let split = split_zeroing(td, raw, to);
-                crate::stats::add(PASS, "zeroing memsets stored by element", split);
-                if remarks.enabled() {
-                    let (from, to) = (from.to_string(), to.to_string());
-                    let args = [
-                        RemarkArg::text(b"private array "),
-                        RemarkArg::named("Array", &what),
-                        RemarkArg::text(b" ("),
-                        RemarkArg::named("Size", size.as_bytes()),
-                        RemarkArg::text(b" bytes) aligned from "),
-                        RemarkArg::named("From", from.as_bytes()),
-                        RemarkArg::text(b" to "),
-                        RemarkArg::named("To", to.as_bytes()),
-                        RemarkArg::text(b" bytes"),
-                    ];
-                    remarks.emit(c"nv-set-local-array-alignment", c"Aligned", i, &args);
+        if let Decision::Raise { from, to } = d {
+            log::debug!("{PASS}: {}: {size} bytes, align {from} -> {to}", ir::name(raw));
+            raise(td, PASS, raw, to);
+            let split = split_zeroing(td, raw, to);
+            crate::stats::add(PASS, "zeroing memsets stored by element", split);
+            changed = true;
+        }
+        if remarks.enabled() {
+            remark(b"private array ", &what, &size, a.align, d, |name, missed, args| {
+                let pass = c"nv-set-local-array-alignment";
+                if missed {
+                    remarks.emit_missed(pass, name, i, args)
+                } else {
+                    remarks.emit(pass, name, i, args)
                 }
-                changed = true;
-            }
-            Decision::Keep(k) => {
-                if remarks.enabled() {
-                    let align = a.align.to_string();
-                    let why = reason(k);
-                    let args = [
-                        RemarkArg::text(b"private array "),
-                        RemarkArg::named("Array", &what),
-                        RemarkArg::text(b" ("),
-                        RemarkArg::named("Size", size.as_bytes()),
-                        RemarkArg::text(b" bytes) kept at align "),
-                        RemarkArg::named("Align", align.as_bytes()),
-                        RemarkArg::text(b": "),
-                        RemarkArg::named("Reason", why.as_bytes()),
-                    ];
-                    remarks.emit_missed(c"nv-set-local-array-alignment", c"Kept", i, &args);
-                }
-            }
+            });
         }
     }
     changed

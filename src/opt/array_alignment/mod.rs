@@ -1,6 +1,6 @@
 //! `nv-set-local-array-alignment` and `nv-set-global-array-alignment`: raise the alignment of
 //! statically sized private (`alloca`) arrays and of statically sized `__shared__` arrays, so
-//! that their loads and stores can become NVPTX vector accesses (issue 16, item 6; cicc's
+//! that their loads and stores can become NVPTX vector accesses (cicc's
 //! `set-local-array-alignment`, "NVVM pass to set alignment of statically sized local arrays",
 //! and `SetGlobalArrayAlignment`, "... of statically sized shared memory arrays").
 //!
@@ -53,9 +53,9 @@
 //! `store <4 x float> zeroinitializer` for `float[8]`; src/opt/array_alignment/local.rs). Left a
 //! memset, it would be lowered by its new alignment into 8-byte stores, and ptxas keeps an array
 //! reached by 8-byte and 4-byte accesses in local memory where it otherwise moves it to
-//! registers: llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5` (`result[8]`,
-//! read at `result[warp.thread_rank()]`) had 32-byte frames that nvcc and upstream avoid, and
-//! have none with the split. Volatile memsets, non-zero fills, memsets of part of the array and
+//! registers (llm.c's `softmax_autoregressive_backward_kernel4` and `kernel5`, whose `result[8]`
+//! is read at `result[warp.thread_rank()]`, kept stack frames that nvcc and upstream avoid, and
+//! keep none with the split). Volatile memsets, non-zero fills, memsets of part of the array and
 //! elements other than 4- and 8-byte scalars are left as they are.
 //!
 //! Where they run (cicc 13.5's slots, src/pipeline/levels.rs): `nv-set-global-array-alignment`
@@ -102,10 +102,12 @@ pub mod local;
 pub mod shared;
 
 use crate::analysis::ir;
+use crate::analysis::ir::facts::RemarkArg;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
-use llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement, LLVMTargetDataRef};
+use llvm_sys::target::LLVMTargetDataRef;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::ffi::CStr;
 
 /// Why an object keeps its alignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,62 +192,11 @@ fn opcode(v: LLVMValueRef) -> Option<LLVMOpcode> {
     }
 }
 
-/// The sign-extended value of a scalar integer constant of at most 64 bits.
-fn const_i64(v: LLVMValueRef) -> Option<i64> {
-    // SAFETY: a live value; the width check keeps LLVMConstIntGetSExtValue exact.
-    unsafe {
-        (!LLVMIsAConstantInt(v).is_null() && ir::int_width(v).is_some_and(|w| w <= 64))
-            .then(|| LLVMConstIntGetSExtValue(v))
-    }
-}
-
-/// A type's allocation size in bytes (`DataLayout::getTypeAllocSize`).
-pub fn alloc_size(td: LLVMTargetDataRef, ty: LLVMTypeRef) -> u64 {
-    // SAFETY: a live data layout and a sized type.
-    unsafe { LLVMABISizeOfType(td, ty) }
-}
-
 /// Whether a type is an array or a struct.
 pub fn is_aggregate(ty: LLVMTypeRef) -> bool {
     // SAFETY: a live type.
     let kind = unsafe { LLVMGetTypeKind(ty) };
     matches!(kind, LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMStructTypeKind)
-}
-
-/// The constant byte offset a GEP (instruction or constant expression) adds to its pointer,
-/// `None` when an index is not a constant, it indexes into a vector, or the sum overflows.
-/// Also nv-phi-loads' offset of a load through a PHI (src/llc/phi_loads.rs).
-pub fn gep_offset(td: LLVMTargetDataRef, gep: LLVMValueRef) -> Option<i64> {
-    // SAFETY: a live GEP; its operands 1.. are the indices, its source element type is sized.
-    unsafe {
-        if LLVMGetTypeKind(LLVMTypeOf(gep)) != LLVMTypeKind::LLVMPointerTypeKind {
-            return None;
-        }
-        let mut ty = LLVMGetGEPSourceElementType(gep);
-        let mut off: i64 = 0;
-        for k in 1..LLVMGetNumOperands(gep) as u32 {
-            let c = const_i64(LLVMGetOperand(gep, k))?;
-            let add = if k == 1 {
-                c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
-            } else {
-                match LLVMGetTypeKind(ty) {
-                    LLVMTypeKind::LLVMStructTypeKind => {
-                        let field = u32::try_from(c).ok()?;
-                        let at = LLVMOffsetOfElement(td, ty, field);
-                        ty = LLVMStructGetTypeAtIndex(ty, field);
-                        i64::try_from(at).ok()?
-                    }
-                    LLVMTypeKind::LLVMArrayTypeKind => {
-                        ty = LLVMGetElementType(ty);
-                        c.checked_mul(i64::try_from(alloc_size(td, ty)).ok()?)?
-                    }
-                    _ => return None,
-                }
-            };
-            off = off.checked_add(add)?;
-        }
-        Some(off)
-    }
 }
 
 /// Gives every load and store at a constant offset from `object` (through casts and
@@ -268,7 +219,7 @@ pub fn propagate(td: LLVMTargetDataRef, object: LLVMValueRef, align: u64) -> u64
                     continue;
                 }
                 Some(LLVMOpcode::LLVMGetElementPtr) if k == 0 => {
-                    if let Some(o) = gep_offset(td, user).and_then(|o| off.checked_add(o)) {
+                    if let Some(o) = ir::gep_offset(td, user).and_then(|o| off.checked_add(o)) {
                         work.push((user, o));
                     }
                     continue;
@@ -286,6 +237,58 @@ pub fn propagate(td: LLVMTargetDataRef, object: LLVMValueRef, align: u64) -> u64
         }
     }
     changed
+}
+
+/// Raises `object` (a static `alloca` or a shared variable this module defines for good) to
+/// `to` and gives the accesses at constant offsets from it what that proves ([`propagate`]),
+/// counted under `pass`.
+pub fn raise(td: LLVMTargetDataRef, pass: &str, object: LLVMValueRef, to: u64) {
+    // SAFETY: a live object of ours; raising its alignment is always legal.
+    unsafe { LLVMSetAlignment(object, to as u32) };
+    let accesses = propagate(td, object, to);
+    crate::stats::add(pass, "loads/stores given a higher alignment", accesses);
+}
+
+/// The remark about the decision `d` on one array (`kind`: `b"private array "` or
+/// `b"shared array "`; `array`, its text; `size`, its bytes; `align`, its alignment before):
+/// hands `emit` the remark's name, whether it is a missed one, and its arguments.
+pub fn remark(
+    kind: &[u8],
+    array: &[u8],
+    size: &str,
+    align: u64,
+    d: Decision,
+    emit: impl FnOnce(&'static CStr, bool, &[RemarkArg]),
+) {
+    let head = [
+        RemarkArg::text(kind),
+        RemarkArg::named("Array", array),
+        RemarkArg::text(b" ("),
+        RemarkArg::named("Size", size.as_bytes()),
+    ];
+    match d {
+        Decision::Raise { from, to } => {
+            let (from, to) = (from.to_string(), to.to_string());
+            let tail = [
+                RemarkArg::text(b" bytes) aligned from "),
+                RemarkArg::named("From", from.as_bytes()),
+                RemarkArg::text(b" to "),
+                RemarkArg::named("To", to.as_bytes()),
+                RemarkArg::text(b" bytes"),
+            ];
+            emit(c"Aligned", false, &[&head[..], &tail[..]].concat());
+        }
+        Decision::Keep(k) => {
+            let align = align.to_string();
+            let tail = [
+                RemarkArg::text(b" bytes) kept at align "),
+                RemarkArg::named("Align", align.as_bytes()),
+                RemarkArg::text(b": "),
+                RemarkArg::named("Reason", reason(k).as_bytes()),
+            ];
+            emit(c"Kept", true, &[&head[..], &tail[..]].concat());
+        }
+    }
 }
 
 /// Whether the module of a triple is NVPTX.

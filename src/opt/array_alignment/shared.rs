@@ -3,10 +3,10 @@
 //! pass: each global variable of the shared address space (3) whose type is an array or a
 //! struct is raised by the rule when this module defines it for good (a strong definition
 //! outside any explicit section). Globals of other address spaces are left alone.
-use super::{alignment_for, alloc_size, bound, is_aggregate, propagate, reason, Decision, Kept};
+use super::{alignment_for, bound, is_aggregate, raise, remark, Decision, Kept};
 use crate::analysis::gpu::addrspace;
-use crate::analysis::ir::facts::{self, RemarkArg};
-use crate::analysis::ir::{self};
+use crate::analysis::ir::facts;
+use crate::analysis::ir::{self, alloc_size};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
@@ -126,58 +126,16 @@ fn run(m: LLVMModuleRef, knobs: &Knobs) -> bool {
         let at = anchor(m, g).filter(|&f| facts::remarks_enabled_for(f));
         let name = format!("@{}", ir::name(g));
         let size = v.size.to_string();
-        match d {
-            Decision::Raise { from, to } => {
-                log::debug!("{PASS}: {name}: {size} bytes, align {from} -> {to}");
-                // SAFETY: a live global this module defines for good (decide).
-                unsafe { LLVMSetAlignment(g, to as u32) };
-                let accesses = propagate(td, g, to);
-                crate::stats::add(PASS, "loads/stores given a higher alignment", accesses);
-                if let Some(f) = at {
-                    let (from, to) = (from.to_string(), to.to_string());
-                    let args = [
-                        RemarkArg::text(b"shared array "),
-                        RemarkArg::named("Array", name.as_bytes()),
-                        RemarkArg::text(b" ("),
-                        RemarkArg::named("Size", size.as_bytes()),
-                        RemarkArg::text(b" bytes) aligned from "),
-                        RemarkArg::named("From", from.as_bytes()),
-                        RemarkArg::text(b" to "),
-                        RemarkArg::named("To", to.as_bytes()),
-                        RemarkArg::text(b" bytes"),
-                    ];
-                    facts::remark_function(
-                        c"nv-set-global-array-alignment",
-                        c"Aligned",
-                        false,
-                        f,
-                        &args,
-                    );
-                }
-                changed = true;
-            }
-            Decision::Keep(k) => {
-                if let Some(f) = at {
-                    let align = v.align.to_string();
-                    let args = [
-                        RemarkArg::text(b"shared array "),
-                        RemarkArg::named("Array", name.as_bytes()),
-                        RemarkArg::text(b" ("),
-                        RemarkArg::named("Size", size.as_bytes()),
-                        RemarkArg::text(b" bytes) kept at align "),
-                        RemarkArg::named("Align", align.as_bytes()),
-                        RemarkArg::text(b": "),
-                        RemarkArg::named("Reason", reason(k).as_bytes()),
-                    ];
-                    facts::remark_function(
-                        c"nv-set-global-array-alignment",
-                        c"Kept",
-                        true,
-                        f,
-                        &args,
-                    );
-                }
-            }
+        if let Decision::Raise { from, to } = d {
+            log::debug!("{PASS}: {name}: {size} bytes, align {from} -> {to}");
+            // A global this module defines for good (decide).
+            raise(td, PASS, g, to);
+            changed = true;
+        }
+        if let Some(f) = at {
+            remark(b"shared array ", name.as_bytes(), &size, v.align, d, |title, missed, args| {
+                facts::remark_function(c"nv-set-global-array-alignment", title, missed, f, args)
+            });
         }
     }
     changed

@@ -8,9 +8,9 @@
 //! Why: a plain `cgscc(inline)` gets LLVM's default threshold, 225, times LLVM 22's NVPTX
 //! multiplier 11 (2475), and it judges callees that only the early function passes have
 //! simplified. Upstream `default<O3>` uses 250 (2750, 4125 with the single-block bonus) on
-//! callees its CGSCC walk has already fully simplified (unrolled, SROA'd, GVN'd), so nvopt left
-//! calls that upstream inlines (issue 16: six files of a public corpus; Rodinia's dwt2d
-//! `FDWT53::transform` costs 3725-4575 to nvopt and 2275-3225 to upstream), each call with its
+//! callees its CGSCC walk has already fully simplified (unrolled, SROA'd, GVN'd), so a plain
+//! `cgscc(inline)` would leave calls that upstream inlines (Rodinia's dwt2d `FDWT53::transform`
+//! costs more, seen from the early passes, than from upstream's walk), each call with its
 //! `.param` copies and often a stack frame for the arguments' private objects.
 //!
 //! cicc's own inliner (the nvvm-latest back end whose pipelines nvopt transcribes) reports its
@@ -50,8 +50,9 @@
 //!                      'fill' inlined into 'aggregate_caller' with (cost=6970, threshold=21032)
 //! ```
 //!
-//! On Rodinia's dwt2d (`FDWT53::transform` into `run`, `run` into the kernel) nvopt now
-//! inlines every call, as nvcc does, where it left 3 calls per kernel and upstream 1.
+//! On Rodinia's dwt2d (`FDWT53::transform` into `run`, `run` into the kernel) nvopt inlines
+//! every call, as nvcc does; upstream leaves some (the `nv-inline-advisor` entry of
+//! docs/DEPARTURES.md).
 //!
 //! O1: cicc's O1 (and nvcc's `-Xcicc -O1`) runs only `always-inline`, while upstream
 //! `default<O1>` inlines; to never inline less than upstream at the same level, nvopt's O1 also

@@ -1,5 +1,5 @@
-//! `nv-ipmsp`: inter-procedural memory-space propagation (cicc's `ipmemoryspaceprop`, issue 16
-//! item 4; docs/CICC-FACTS.md "Memory spaces and barriers"). Upstream `infer-address-spaces` works
+//! `nv-ipmsp`: inter-procedural memory-space propagation (cicc's `ipmemoryspaceprop`;
+//! docs/CICC-FACTS.md "Memory spaces and barriers"). Upstream `infer-address-spaces` works
 //! inside one function: a device function that stays a call (`__noinline__`, too big to
 //! inline) receives its pointers generic, so a member function called on a `__shared__` object
 //! reads `this` with generic `ld`/`st`, where nvcc emits `ld.shared`/`st.shared`. This module

@@ -6,7 +6,7 @@
 //! unrolling them. LLVM's unroller does not know this: its full-unroll threshold at O3 (300,
 //! with up to 4x for loops whose unrolled body simplifies) counts instructions, and the loads
 //! and stores a promotion removes are no simplification to it, so an 8x8 accumulator tile of a
-//! training kernel stays in a 256-byte frame (bench/kernels/register_tile.cu).
+//! training kernel stays in a stack frame (bench/kernels/register_tile.cu).
 //!
 //! cicc's unroller has a rule for exactly this (the cicc v13.0 book, "Loop Unrolling",
 //! grigoryevko.github.io/nvopen-tools/cicc/llvm/loop-unroll.html, "Local Array Heuristic"):
@@ -70,17 +70,17 @@
 //! ```
 //!
 //! After `loop-unroll` and `sroa` the array is gone (LLVM's unroller alone leaves `%i` rolled
-//! and the array in local memory). On bench/kernels/register_tile.cu, `linear_relu_tile8x8`'s
-//! 256-byte frame (upstream's too) disappears: 128 registers against nvcc's 127.
+//! and the array in local memory): on bench/kernels/register_tile.cu, `linear_relu_tile8x8`'s
+//! frame (upstream's too) disappears.
 //!
 //! Where it runs: right before the first `loop-unroll` slot of O2 and O3 (cicc's rule lives in
 //! that unroller). O1 has no unroller in cicc's table; `-nv-o1-local-array-unroll` adds the
 //! pass there with a `loop-unroll<...;full-unroll-max=0;O1>` that unrolls only the loops it
-//! (or the user's `#pragma unroll`) marks. It is off by default: on the bench at O1 it removes
-//! every frame but one (1056 -> 256 bytes, among them `gemm_regtile`'s 96, which nvcc -O1 and
-//! upstream O1 avoid) but raises the registers geomean against nvcc -O1 from 1.00 to 1.06,
-//! because nvcc -O1 keeps most of those arrays in local memory. The fast-compile levels are
-//! left as cicc prints them. `opt -passes=nv-local-array-unroll` runs it alone.
+//! (or the user's `#pragma unroll`) marks. It is off by default: at O1 it removes most of the
+//! bench's frames, but costs registers against nvcc -O1, which keeps most of those arrays in
+//! local memory. The fast-compile levels are left as cicc prints them.
+//! `opt -passes=nv-local-array-unroll` runs it alone. Its figures at O3: the
+//! `nv-local-array-unroll` entry of docs/DEPARTURES.md and docs/RESULTS.md.
 //!
 //! Knobs (docs/KNOBS.md): `nv-disable-local-array-unroll` (skip the slot),
 //! `nv-o1-local-array-unroll` (the O1 slots, off),

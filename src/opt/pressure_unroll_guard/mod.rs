@@ -7,10 +7,10 @@
 //! loaded values are then live at once, on top of everything the loop carries from one
 //! iteration to the next. Under a register cap (launch bounds with a minimum of resident
 //! blocks, or `-maxrregcount`) that sum can exceed the cap, and ptxas spills inside the loop.
-//! The bench's `filter5x5_window` (`__launch_bounds__(256, 4)`: 64 registers) keeps 25 weights
-//! and 20 window values across iterations and loads 5 per iteration: ptxas unrolls it by 4,
-//! issues the 20 loads together, and spills 36 bytes (nvcc's PTX, which cicc unrolled by 2,
-//! 12); with `.pragma "nounroll"` on the loop, no spill. The rule, per innermost loop `L`:
+//! A filter that keeps 25 weights and 20 window values across iterations and loads 5 per
+//! iteration under `__launch_bounds__(256, 4)` (64 registers) is unrolled by 4 with its 20 loads
+//! issued together, and spills; with `.pragma "nounroll"` on the loop it does not (the bench's
+//! `filter5x5_window`). The rule, per innermost loop `L`:
 //!
 //! 1. the function has a register cap that ptxas must obey: launch bounds or `-nv-maxreg`
 //!    (src/analysis/pressure/target.rs); without one ptxas allocates what its unrolled schedule needs,
@@ -42,19 +42,10 @@
 //!   47 carried + 4 x 5 loaded registers, over the cap of 64
 //! ```
 //!
-//! Measured (docs/RESULTS.md, "ptxas's own unrolling under a register cap"): on the bench,
-//! `filter5x5_window` 36 -> 0 spill bytes and window_caps.cu's `filter5x5_rowptr` 24 -> 0 (nvcc
-//! 12 and 0), no other kernel's figures change. On the corpora (cuda-samples, Rodinia, llm.c)
-//! no kernel's figures change under nvcc's defaults: the loops it marks there (kernels with
-//! launch bounds) are ones ptxas does not unroll, and their SASS is the same. Over the 633
-//! kernels nvopt compiles there, under `-maxrregcount 32` spills go 141,064 -> 141,000 bytes: llm.c's
-//! `softmax_autoregressive_backward_kernel1` 36 -> 0, `kernel5` 68 -> 24, layernorm_backward's
-//! `kernel9` 158 -> 150, and one kernel worse, cuda-samples' `gpuConjugateGradient` 8 -> 32
-//! (its loops carry 12 to 15 registers and load 12 a trip: ptxas's unrolled schedule fits there
-//! where the rule says it would not). Under `-maxrregcount 48` no spill changes; four kernels
-//! take fewer registers (ptxas's unrolled copies gone). Kernel times are not measured yet: the
-//! rolled loop gives up the overlap of the unrolled iterations' loads, the unrolled one pays
-//! its spills in local memory.
+//! Its effect on the bench and the corpora (spill bytes under launch bounds and `-maxrregcount`,
+//! registers) is the `nv-pressure-unroll-guard` entry of docs/DEPARTURES.md and docs/RESULTS.md.
+//! Kernel times are not part of the rule: the rolled loop gives up the overlap of the unrolled
+//! iterations' loads, the unrolled one pays its spills in local memory.
 //!
 //! Where it runs: at the end of the function pipeline of O1-O3, after every `loop-unroll` slot
 //! and next to nv-texture-unroll-guard (the loops it sees are the ones the PTX will have); not

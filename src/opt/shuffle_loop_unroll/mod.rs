@@ -10,10 +10,10 @@
 //! per copy, where the rolled loop costs one. An immediate mask (`0xffffffff`) has no fallback,
 //! so those loops are left to the unroller. nvcc keeps such loops rolled for another reason (its
 //! `warpSize` is the run-time `WARP_SZ`, so the trip count is unknown) and gets the low figure.
-//! Measured with ptxas 13.5 for sm_90 on cuda-samples' `reduce7<double, 256, false>`, whose
-//! second reduction runs under the `__ballot_sync` of the lanes holding a partial sum: 22
-//! registers unrolled, 16 with that loop rolled (nvcc 15); the same loop with an immediate mask
-//! unrolled: 18.
+//! cuda-samples' `reduce7<double, 256, false>` is the case: its second reduction runs under the
+//! `__ballot_sync` of the lanes holding a partial sum, and takes nvcc's register count with that
+//! loop rolled, more unrolled with an immediate mask, and the most unrolled with the register
+//! mask (ptxas 13.5, sm_90).
 //!
 //! The rule, per function: a loop that contains (in its blocks or those of its inner loops) a
 //! call to a warp-shuffle intrinsic (`llvm.nvvm.shfl.sync.*`) whose member-mask operand is not

@@ -7,9 +7,9 @@
 //! count needs such a division ("high cost for expanding trip count": a division is an
 //! expensive expansion in its budget), whatever the loop's size. nvcc unrolls these loops 4
 //! times with a remainder loop, so that each trip issues four iterations' loads before the
-//! first use. Measured on an H200 with the bench's `triad_gridstride` (`a[i] = b[i] + s * c[i]`,
-//! 64-bit index, one or four blocks): nvcc 1.2-1.7 times faster than nvopt and upstream, which
-//! keep the loop rolled (docs/RESULTS.md, "GPU mode: first runs on an H200").
+//! first use. On a GPU (the bench's `triad_gridstride`, `a[i] = b[i] + s * c[i]` with a 64-bit
+//! index) the rolled loop is markedly slower than nvcc's unrolled one; the figures are the
+//! `nv-stride-loop-unroll` entry of docs/DEPARTURES.md and docs/RESULTS.md.
 //!
 //! ```text
 //! ; before                                       ; after nv-stride-loop-unroll
@@ -46,6 +46,7 @@
 //!
 //! Knobs: `nv-disable-stride-loop-unroll` (skip the slot), `nv-stride-loop-unroll-threshold`,
 //! `nv-stride-loop-unroll-bounded-trip`.
+//!
 //! What it leaves alone, and why: loops whose trip count LLVM computes without a division (its own
 //! unroller decides them), or not at all (an `int` index stepped by an unsigned stride may wrap:
 //! nvcc leaves those rolled too); block-stride loops (`for (i = threadIdx.x; i < n; i +=
@@ -53,8 +54,8 @@
 //! cuda-samples' `fwtBatch1Kernel`, the bench's `histogram256`) while it unrolls grid-stride loops
 //! (`modulateKernel`, `add_bias`, the bench's triad) and loops stepping by an argument (llm.c's
 //! `mean_kernel`, `i += block_size`): a first version that unrolled every loop whose trip count
-//! divides cost `histogram256` 14 -> 26 registers and `lifting53_tile` three times its SASS on the
-//! bench, where nvcc keeps the rolled loops; loops whose trip count has a small constant bound,
+//! divides cost the bench's `histogram256` and `lifting53_tile` registers and code size where
+//! nvcc keeps the rolled loops; loops whose trip count has a small constant bound,
 //! such as the loops over a shared tile (`for (k = t; k < 1024; k += blockDim.x * blockDim.y)`),
 //! which nvcc keeps rolled too (`lifting53_tile`, `shared_bins_members`; an `int` index with a
 //! run-time bound has a bound near 2^31 and is not held back); loops with a pragma or a mark; outer

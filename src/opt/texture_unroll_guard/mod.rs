@@ -7,15 +7,14 @@
 //! (`tex.*`, `tld4.*`) reads memory that no kernel writes, so once unrolling has made its
 //! coordinates the same on every iteration of the enclosing loop, ptxas hoists it out of that
 //! loop, and keeps all the unrolled copies' results live across it. cuda-samples'
-//! imageDenoising `NLM`: a 7-trip loop `n` of 7 fetches at `(x + m, y + n)` (invariant in the
-//! window loops `i`, `j`) and 7 at `(x + j + m, y + i + n)`, inside the 7x7 window loop; ptxas
-//! unrolls `n` and hoists the 49 invariant fetches (3 of 4 channels used: 147 values) out of
-//! the `j` loop: 255 registers (nvopt and upstream LLVM alike). nvcc's PTX escapes by accident:
-//! cicc unrolls `n` by 2 with an exit in the middle, a shape ptxas does not unroll further (63
-//! registers). The same loop with `.pragma "nounroll"`: 55 registers. Measured on synthetic
-//! nests (T-trip inner loop of K fetches inside a 7-trip loop): with the outer loop ptxas goes
-//! to 72, 128, 254 registers as T x K grows (no outer loop: 32-48 for every T and K up to 128
-//! fetches), and global loads (`ld.global.nc`) are not hoisted that way (32-48 registers).
+//! imageDenoising `NLM` is the case: a 7-trip loop `n` of 7 fetches at `(x + m, y + n)`
+//! (invariant in the window loops `i`, `j`) and 7 at `(x + j + m, y + i + n)`, inside the 7x7
+//! window loop; ptxas unrolls `n` and hoists the 49 invariant fetches out of the `j` loop, and
+//! the kernel takes every register there is (nvopt and upstream LLVM alike), against a fraction
+//! of that with `.pragma "nounroll"` on `n`. nvcc's PTX escapes by accident: cicc unrolls `n` by
+//! 2 with an exit in the middle, a shape ptxas does not unroll further. On synthetic nests the
+//! hoisting needs the enclosing loop (without one ptxas's unrolled schedule stays small) and
+//! does not happen to global loads (`ld.global.nc`).
 //!
 //! The rule, per innermost loop `L` nested in a loop `P`:
 //!
@@ -46,10 +45,8 @@
 //!   hoist 196 registers of texture fetches out of the enclosing loop (target 64)
 //! ```
 //!
-//! On cuda-samples (sm_90, O3) it marks the two such loops, in imageDenoising's `NLM` and
-//! `NLMdiag` (255 -> 55 registers each, nvcc 63), and changes no other kernel: registers
-//! geomean against nvcc 1.029 -> 1.022 over 455 kernels; the bench (no texture fetches) is
-//! unchanged.
+//! Its effect on the corpora and the bench: the `nv-texture-unroll-guard` entry of
+//! docs/DEPARTURES.md and docs/RESULTS.md.
 //!
 //! Where it runs: at the end of the function pipeline of O1-O3, after every `loop-unroll` slot
 //! (the loops it sees are the ones the PTX will have); not at O0 and the fast-compile levels,
@@ -63,7 +60,7 @@
 //!
 //! What it refuses, and why (each with a missed remark, `-pass-remarks-missed=
 //! nv-texture-unroll-guard`, plugin-tests/texture-unroll-guard): a loop with no enclosing loop
-//! (nothing to hoist out of: ptxas's unrolled schedule stays small, 32-48 registers); one
+//! (nothing to hoist out of: ptxas's unrolled schedule stays small); one
 //! without a constant trip count or over the maximum (ptxas does not fully unroll it); one
 //! with the user's unroll pragma (the user's word wins); one whose hoistable fetches fit the
 //! target (ptxas's unrolling is cheap there). Silently: loops without hoistable fetches
