@@ -71,7 +71,9 @@ impl Refusal {
         match self {
             Refusal::OtherUse => "allocas left alone: a use other than stores and one vprintf",
             Refusal::NotOneCall => "allocas left alone: not exactly one vprintf call",
-            Refusal::NotBeforeTheCall => "allocas left alone: a store outside the call's block or after it",
+            Refusal::NotBeforeTheCall => {
+                "allocas left alone: a store outside the call's block or after it"
+            }
             Refusal::AlreadyMarked => "allocas left alone: lifetime markers already",
         }
     }

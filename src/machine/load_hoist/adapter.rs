@@ -49,7 +49,13 @@ fn remark(f: FunctionValue, moved: u64) {
     let text = format!(
         "{moved} load(s) moved back next to their address inputs (machine-sink had held wider registers across the blocks between)"
     );
-    facts::remark_function(REMARK_PASS, c"Hoisted", false, raw, &[RemarkArg::text(text.as_bytes())]);
+    facts::remark_function(
+        REMARK_PASS,
+        c"Hoisted",
+        false,
+        raw,
+        &[RemarkArg::text(text.as_bytes())],
+    );
 }
 
 /// Entry point from the machine pass; whether it changed the function.
