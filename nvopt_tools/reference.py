@@ -119,7 +119,9 @@ class Eval:
         self.md5s = dict((os.path.basename(p), m) for p, m in
                          re.findall(r"(\S+) md5 ([0-9a-f]{32})", self.meta.get(
                              "nvopt build (private copy)", "")))
-        self.md5 = self.md5s.get("libnvopt.so")
+        # The plugin copy keeps the name it was given (--plugin may name any .so file).
+        self.md5 = self.md5s.get("libnvopt.so") or next(
+            (m for n, m in self.md5s.items() if n.endswith(".so")), None)
         self.variants = [(k[len("variant "):], v) for k, v in self.meta.items()
                          if k.startswith("variant ")]
         head = sections(lines)
