@@ -2,7 +2,7 @@
 //! (src/machine/load_hoist/load_hoist.cpp), asks [`super::decide`] and has the shim move the
 //! chain. Remarks (`-pass-remarks=nv-load-hoist`, about the function) and `-nv-stats`.
 use super::{decide, Facts, MAX_CHAIN, PASS};
-use crate::analysis::ir::facts::{self, RemarkArg};
+use crate::analysis::ir::facts;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::prelude::LLVMValueRef;
@@ -42,20 +42,11 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<Facts> {
 }
 
 fn remark(f: FunctionValue, moved: u64) {
-    let raw = f.as_value_ref();
-    if !facts::remarks_enabled_for(raw) {
-        return;
-    }
-    let text = format!(
-        "{moved} load(s) moved back next to their address inputs (machine-sink had held wider registers across the blocks between)"
-    );
-    facts::remark_function(
-        REMARK_PASS,
-        c"Hoisted",
-        false,
-        raw,
-        &[RemarkArg::text(text.as_bytes())],
-    );
+    facts::remark_function_text(REMARK_PASS, c"Hoisted", false, f.as_value_ref(), || {
+        format!(
+            "{moved} load(s) moved back next to their address inputs (machine-sink had held wider registers across the blocks between)"
+        )
+    });
 }
 
 /// Entry point from the machine pass; whether it changed the function.
