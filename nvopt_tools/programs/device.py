@@ -11,17 +11,22 @@ Within --budget seconds (the script stops starting runs when it is spent):
   1. the injection library: kerneltime.c compiled with the machine's compiler against its CUPTI
      (PACK/device/kerneltime.so when that fails); without one, outputs are still checked;
   2. rounds: each program in the builds nvcc, upstream, nvopt and nvcc again (the noise run,
-     `nvcc2`), their order rotated per program and per round; every run's output is checked
+     `nvcc2`), their order rotated per program and per round, the program groups interleaved
+     and the programs with the fewest runs first (a round cut short by the budget, the first
+     one leaving the memcheck box free, still covers every group); every run's output is checked
      (exit status, the program's own `check` regex, no `fail` match, the `compare` numbers equal
      to the nvcc build's of that round); kernel times come from the injection library's TSV;
-  3. after two rounds, memcheck once over every nvopt build (time-boxed), then more rounds while
-     time is left;
+  3. after the first round, memcheck once over every nvopt build (time-boxed, --sanitizer-jobs
+     at a time, nothing timed meanwhile), then more rounds while time is left; a program that
+     waives (exit 2 and a 'Waiving' line, as cuda-samples do without a second GPU) in the nvcc
+     build as well is reported waived, not wrong;
   4. RESULTS/kernels.tsv and kernels.md (per kernel: median GPU time per build, first launch of
      each process dropped, ratios), runs.tsv (every run), sanitizer.tsv, summary.json, and a
      summary on stdout: wrong outputs per build, sanitizer errors, geomeans per group over
      kernels of at least 20 us, the issue's targets.
 """
 import argparse
+import concurrent.futures
 import glob
 import json
 import math
@@ -112,6 +117,16 @@ def same_numbers(a, b, compare):
         if abs(x - y) > atol + rtol * abs(y):
             return f"value {i}: {x:g} != nvcc's {y:g} (rtol {rtol:g})"
     return None
+
+
+WAIVED_RC = 2  # cuda-samples' EXIT_WAIVED: the machine lacks what the sample needs
+WAIVED_RE = re.compile(r"\bwaiv", re.I)
+
+
+def waived(rc, text):
+    """A sample that declined to run on this machine (exit 2 and a 'Waiving' line, as
+    cuda-samples do without a second GPU): not a wrong output when the nvcc build waives too."""
+    return rc == WAIVED_RC and bool(WAIVED_RE.search(text))
 
 
 def check_output(prog, rc, text):
@@ -258,9 +273,25 @@ def order_for(rnd, i):
     return order[::-1] if rnd % 2 else order
 
 
-def run_round(runner, manifest, rnd, reserve):
+def round_order(programs, done):
+    """The programs of a round: the groups interleaved (one program of each group in turn, so
+    that a round cut short by the budget still covers every group), those with the fewest
+    finished runs so far first (so that the next round goes on where the last one stopped)."""
+    groups = {}
+    for p in programs:
+        groups.setdefault(p.get("group", ""), []).append(p)
+    mixed = []
+    for k in range(max((len(v) for v in groups.values()), default=0)):
+        mixed += [v[k] for v in groups.values() if k < len(v)]
+    return sorted(mixed, key=lambda p: done.get(p["name"], 0))
+
+
+def run_round(runner, manifest, rnd, reserve, done=None):
+    """One run of every program in every build (program order: round_order); done counts
+    each program's finished runs and is updated."""
     rows = []
-    for i, prog in enumerate(manifest["programs"]):
+    done = {} if done is None else done
+    for i, prog in enumerate(round_order(manifest["programs"], done)):
         texts = {}
         for build in order_for(rnd, i):
             if runner.left() < reserve:
@@ -272,7 +303,9 @@ def run_round(runner, manifest, rnd, reserve):
             texts[build] = compare_text(prog, wd, text) if prog.get("compare") else text
             why = check_output(prog, rc, text)
             rows.append({"round": rnd, "program": prog["name"], "build": build, "rc": rc,
-                         "seconds": round(secs, 3), "why": why, "base": base})
+                         "seconds": round(secs, 3), "why": why, "base": base,
+                         "waived": waived(rc, text)})
+            done[prog["name"]] = done.get(prog["name"], 0) + 1
         cmp = prog.get("compare")
         if cmp and "nvcc" in texts:
             ref = numbers(texts["nvcc"], cmp)
@@ -292,28 +325,40 @@ def run_round(runner, manifest, rnd, reserve):
                     if r["program"] == prog["name"] and r["round"] == rnd and \
                             r["build"] == "nvcc2":
                         r["note"] = "nvcc runs differ: " + unstable
+    nvcc_waived = {r["program"] for r in rows if r.get("build") == "nvcc" and r.get("waived")}
     for r in rows:
-        if "why" in r:
+        if "why" not in r:
+            continue
+        if r.get("waived") and r["program"] in nvcc_waived:
+            r["status"] = "waived"
+            r["note"] = "waived by every build that ran it, nvcc's too (the machine lacks " \
+                        "what the program needs)" if r["build"] != "nvcc" else "waived"
+            r["why"] = []
+        else:
             r["status"] = "ok" if not r["why"] else "WRONG"
     return rows
 
 
-def sanitize(runner, manifest, sanitizer, box, log, runs=()):
-    """memcheck over every nvopt build within box seconds: the programs whose nvopt runs were
-    fastest first (so that a few slow ones do not use up the box), each allowed 50 times its
-    run time (at least 20 s) or what is left."""
-    rows = []
+def sanitize(runner, manifest, sanitizer, box, log, runs=(), jobs=4):
+    """memcheck over every nvopt build within box seconds, jobs processes at a time (no run is
+    timed meanwhile): the programs whose nvopt runs were fastest first (so that a few slow ones
+    do not use up the box), each allowed 50 times its run time (at least 20 s) or what is
+    left."""
     end = time.time() + box
     secs_of = {}
     for r in runs:
         if r.get("build") == "nvopt" and isinstance(r.get("seconds"), float):
             secs_of[r["program"]] = max(secs_of.get(r["program"], 0.0), r["seconds"])
     progs = sorted(manifest["programs"], key=lambda p: secs_of.get(p["name"], 1e9))
-    for prog in progs:
+    skip = {r["program"] for r in runs if r.get("build") == "nvopt" and
+            r.get("status") == "waived"}
+
+    def one(prog):
         left = min(end - time.time(), runner.left() - 10)
+        if prog["name"] in skip:
+            return {"program": prog["name"], "status": "waived"}
         if left < 5:
-            rows.append({"program": prog["name"], "status": "not run (time)"})
-            continue
+            return {"program": prog["name"], "status": "not run (time)"}
         cap = max(20.0, 50 * secs_of.get(prog["name"], prog.get("timeout", 30)))
         rc, text, secs, _ = runner.run(
             prog, "nvopt", "memcheck", timed=False, timeout=min(left, cap),
@@ -327,8 +372,11 @@ def sanitize(runner, manifest, sanitizer, box, log, runs=()):
             status = f"no summary (exit {rc})"
         else:
             status = "ok" if errors == 0 else "ERRORS"
-        rows.append({"program": prog["name"], "status": status, "errors": errors,
-                     "seconds": round(secs, 1)})
+        return {"program": prog["name"], "status": status, "errors": errors,
+                "seconds": round(secs, 1)}
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        rows = list(ex.map(one, progs))
     bad = sum(r["status"] == "ERRORS" for r in rows)
     log(f"memcheck: {sum(r['status'] == 'ok' for r in rows)} clean, {bad} with errors, "
         f"{len(rows) - bad - sum(r['status'] == 'ok' for r in rows)} not finished")
@@ -572,6 +620,8 @@ def main(argv=None):
     ap.add_argument("--out", default="results")
     ap.add_argument("--budget", type=float, default=450.0, help="seconds for everything")
     ap.add_argument("--sanitizer-budget", type=float, default=120.0)
+    ap.add_argument("--sanitizer-jobs", type=int, default=4,
+                    help="memcheck processes at a time (untimed, after the first round)")
     ap.add_argument("--max-rounds", type=int, default=7)
     ap.add_argument("--only", nargs="*")
     a = ap.parse_args(argv)
@@ -608,27 +658,32 @@ def main(argv=None):
     runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra)
     runs, san, durations = [], [], []
     rnd = 0
+    done = {}
     while rnd < a.max_rounds:
-        need = (max(durations) if durations else 0) + 15
-        if rnd >= 1 and runner.left() < need + (0 if san or not sanitizer else 30):
+        # a round may be cut short by the budget (the next one goes on where it stopped);
+        # the first leaves the memcheck box free
+        if rnd >= 1 and runner.left() < 30:
             break
+        reserve = 10 + (a.sanitizer_budget + 20 if rnd == 0 and sanitizer else 0)
         t = time.time()
-        rows = run_round(runner, manifest, rnd, reserve=10)
+        rows = run_round(runner, manifest, rnd, reserve=reserve, done=done)
         runs += rows
         durations.append(time.time() - t)
         bad = sum(r.get("status") == "WRONG" for r in rows)
         log(f"round {rnd}: {len(rows)} runs in {durations[-1]:.0f} s, {bad} wrong")
         write_runs(os.path.join(out, "runs.tsv"), runs)
         rnd += 1
-        if rnd == 2 and sanitizer and not san:
+        if rnd == 1 and sanitizer and not san:
             box = min(a.sanitizer_budget, runner.left() - 20)
             if box > 10:
-                log(f"memcheck over the nvopt builds ({box:.0f} s at most)")
-                san = sanitize(runner, manifest, sanitizer, box, log, runs)
+                log(f"memcheck over the nvopt builds ({box:.0f} s at most, "
+                    f"{a.sanitizer_jobs} at a time)")
+                san = sanitize(runner, manifest, sanitizer, box, log, runs, a.sanitizer_jobs)
                 write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
     if sanitizer and not san and runner.left() > 15:
         san = sanitize(runner, manifest, sanitizer, min(a.sanitizer_budget,
-                                                         runner.left() - 10), log, runs)
+                                                         runner.left() - 10), log, runs,
+                       a.sanitizer_jobs)
         write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
     summary = report(manifest, out, out, runs, san if sanitizer else None)
     text = summary_text(summary)

@@ -59,6 +59,52 @@ class OutputChecks(unittest.TestCase):
         self.assertNotEqual(device.order_for(0, 0)[0], device.order_for(0, 1)[0])
 
 
+class Waived(unittest.TestCase):
+    class FakeRunner:
+        """Answers each build's run with a scripted (rc, output)."""
+        pack = "/nonexistent"
+
+        def __init__(self, answers):
+            self.answers = answers
+
+        def left(self):
+            return 1e9
+
+        def run(self, prog, build, rnd):
+            rc, text = self.answers[build]
+            return rc, text, 0.1, build
+
+    def statuses(self, answers):
+        prog = {"name": "p", "check": "PASS", "workdir": "."}
+        rows = device.run_round(self.FakeRunner(answers), {"programs": [prog]}, 0, reserve=1)
+        return {r["build"]: r["status"] for r in rows}
+
+    def test_waived_everywhere_is_not_wrong(self):
+        w = (2, "needs two GPUs, Waiving execution")
+        st = self.statuses({b: w for b in device.RUN_BUILDS})
+        self.assertEqual(set(st.values()), {"waived"})
+
+    def test_waived_only_in_nvopt_is_wrong(self):
+        answers = {b: (0, "Test PASSED") for b in device.RUN_BUILDS}
+        answers["nvopt"] = (2, "Waiving execution")
+        st = self.statuses(answers)
+        self.assertEqual(st["nvopt"], "WRONG")
+        self.assertEqual(st["nvcc"], "ok")
+
+    def test_exit_2_without_waiving_line_is_wrong(self):
+        st = self.statuses({b: (2, "PASS") for b in device.RUN_BUILDS})
+        self.assertEqual(set(st.values()), {"WRONG"})
+
+
+class RoundOrder(unittest.TestCase):
+    def test_groups_interleaved_fewest_runs_first(self):
+        progs = [{"name": n, "group": n[0]} for n in ("a1", "a2", "a3", "b1", "c1", "c2")]
+        order = [p["name"] for p in device.round_order(progs, {})]
+        self.assertEqual(order, ["a1", "b1", "c1", "a2", "c2", "a3"])
+        order = [p["name"] for p in device.round_order(progs, {"a1": 4, "b1": 4, "c1": 2})]
+        self.assertEqual(order, ["a2", "c2", "a3", "c1", "a1", "b1"])
+
+
 class Summary(unittest.TestCase):
     def test_targets_and_slow_kernels(self):
         rows = []
