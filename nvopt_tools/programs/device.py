@@ -624,6 +624,9 @@ def main(argv=None):
                     help="memcheck processes at a time (untimed, after the first round)")
     ap.add_argument("--max-rounds", type=int, default=7)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--skip", nargs="*", default=[],
+                    help="programs or groups left out (e.g. those whose CPU reference takes "
+                         "most of the budget)")
     a = ap.parse_args(argv)
     t0 = time.time()
     pack, out = os.path.abspath(a.pack), os.path.abspath(a.out)
@@ -641,6 +644,9 @@ def main(argv=None):
     if a.only:
         manifest["programs"] = [p for p in manifest["programs"]
                                 if p["name"] in a.only or p["group"] in a.only]
+    if a.skip:
+        manifest["programs"] = [p for p in manifest["programs"]
+                                if p["name"] not in a.skip and p["group"] not in a.skip]
     log(f"pack {pack}: {len(manifest['programs'])} programs, nvopt {manifest.get('nvopt_git')}")
     smi = shutil.which("nvidia-smi")
     if smi:

@@ -7,12 +7,14 @@
     PACK/bin/BUILD/NAME/FILE      each build's outputs
     PACK/data/NAME/               each program's input files and its working folder
 
-Only programs that built in all three ways are packed; the pack must stay under the size limit
+Only programs that built in all three ways, each executable holding SASS for the pack's
+architecture and no PTX (checked with the CUDA layout's cuobjdump), are packed; the pack must stay under the size limit
 (64 MiB: what a device run carries)."""
 import datetime
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -68,6 +70,27 @@ def folder_size(path):
     return total
 
 
+def device_code(path, cuobjdump):
+    """The architectures of the cubins and of the PTX embedded in an executable:
+    ({'sm_90'}, {'compute_75'}) from `cuobjdump -lelf -lptx`."""
+    p = subprocess.run([cuobjdump, "-lelf", "-lptx", path], capture_output=True, text=True)
+    elf = set(re.findall(r"ELF file\s+\d+:.*\.(sm_\d+a?)\.cubin", p.stdout))
+    ptx = set(re.findall(r"PTX file\s+\d+:.*\.(sm_\d+a?|compute_\d+a?)\.ptx", p.stdout))
+    return elf, ptx
+
+
+def arch_problem(path, cuobjdump, arch):
+    """Why an executable does not hold the device code a pack needs (SASS for arch only, no PTX
+    for the driver to JIT: a build whose recipe reached another compiler, or none), or None."""
+    elf, ptx = device_code(path, cuobjdump)
+    if ptx:
+        return f"{os.path.basename(path)} embeds PTX ({', '.join(sorted(ptx))})"
+    if elf != {arch}:
+        return (f"{os.path.basename(path)} holds SASS for {', '.join(sorted(elf)) or 'nothing'},"
+                f" not only {arch}")
+    return None
+
+
 def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
     if os.path.exists(out):
         if os.listdir(out) and not os.path.exists(os.path.join(out, "manifest.json")):
@@ -84,6 +107,10 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
     shutil.copy2(os.path.join(HERE, "run.sh"), os.path.join(out, "run.sh"))
     os.chmod(os.path.join(out, "run.sh"), 0o755)
     progs, left_out = [], {}
+    cuobjdump = shutil.which("cuobjdump", path=os.path.join(cuda, "bin"))
+    m = re.search(r"code=(sm_\d+a?)", cfg["defaults"]["arch_flags"])
+    arch = m.group(1) if m else None
+    cuobjdump = cuobjdump if arch else None
     for p in cfg["programs"]:
         if only and p["name"] not in only and p["group"] not in only:
             continue
@@ -100,6 +127,13 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
         if bad:
             left_out[p["name"]] = "not built by " + ", ".join(bad)
             continue
+        if cuobjdump:
+            why = [f"{b}: {w}" for b in BUILDS for w in [arch_problem(
+                os.path.join(work, b, p["name"], p["workdir"], p["outputs"][0]), cuobjdump,
+                arch)] if w]
+            if why:
+                left_out[p["name"]] = "; ".join(why)
+                continue
         entry = {k: p[k] for k in ("name", "group", "args", "check", "fail", "compare", "notes",
                                    "timeout")}
         entry["run"] = os.path.basename(p["outputs"][0])
@@ -142,6 +176,7 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
         "tool_sha256": tools,
         "programs": progs,
         "left_out": left_out,
+        "device_code_checked": bool(cuobjdump),
     }
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
