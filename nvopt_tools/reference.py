@@ -391,6 +391,27 @@ def robustness_section(logs, builds):
     return out
 
 
+def programs_section(logs, builds):
+    out = ["## Real programs on a GPU: kernel time, outputs, memcheck", "",
+           "The program corpus (`docs/PROGRAMS.md`): each program built by nvcc, `nvopt-cc "
+           "--upstream` and `nvopt-cc`, run on a GPU by the pack's device script (`bash "
+           "PACK/run.sh`), every output checked, every kernel timed through CUPTI; the table "
+           "is remade here from the device run's results folder:", ""]
+    runs = [lg for lg in logs if lg.tool() == "programs"]
+    if not runs:
+        return out + absent("Record the report of a device run, then pass it with `--log`",
+                            f"{SELF} --record build/reference/programs.txt -- python3 -m "
+                            "nvopt_tools.programs report --pack PACK --results RESULTS "
+                            "--markdown")
+    for lg in runs:
+        out += code(lg.command) + [""] + [builds.line(lg.md5, lg.commit, lg.when), ""]
+        text = [rel(l) for l in lg.output]
+        cut = next((i for i, l in enumerate(text) if l.startswith("## ")), len(text))
+        out += ["```"] + text[:cut] + ["```", ""]
+        out += [("#" + l) if l.startswith("## ") else l for l in text[cut:]] + [""]
+    return out
+
+
 def render(args, argv, benches, evals, logs):
     builds = Builds(benches + evals + logs)
     cmd = args.command or SELF + " " + " ".join(shlex.quote(rel(os.path.abspath(a)))
@@ -420,12 +441,14 @@ def render(args, argv, benches, evals, logs):
             "[corpora](#public-cuda-corpora-tune-and-validate), "
             "[ablation](#ablation-each-departure-from-cicc-or-upstream-turned-off-alone), "
             "[fidelity](#pipeline-fidelity), "
-            "[robustness](#robustness-fuzzing-and-differential-execution).", ""]
+            "[robustness](#robustness-fuzzing-and-differential-execution), "
+            "[real programs](#real-programs-on-a-gpu-kernel-time-outputs-memcheck).", ""]
     out += bench_section(benches, builds)
     out += corpora_section(evals, builds)
     out += ablation_section(evals, builds)
     out += fidelity_section(logs, builds)
     out += robustness_section(logs, builds)
+    out += programs_section(logs, builds)
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

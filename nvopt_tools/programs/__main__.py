@@ -1,5 +1,6 @@
 """python3 -m nvopt_tools.programs {build,pack,report,status} ... (docs/PROGRAMS.md)."""
 import argparse
+import glob
 import json
 import os
 import sys
@@ -36,6 +37,9 @@ def main(argv=None):
     k.add_argument("--cuda", help="CUDA layout whose libcudart is shipped (default: build/cuda)")
     k.add_argument("--limit-mib", type=float, default=64)
     k.add_argument("--kerneltime-so", help="a precompiled injection library to ship")
+    k.add_argument("--observed", nargs="*", default=[], metavar="RUNS_TSV",
+                   help="runs.tsv of earlier device runs: each program's run time goes into "
+                   "the manifest, and the device script runs the quick programs first")
     s = sub.add_parser("status", help="which programs built, per build")
     _common(s)
     r = sub.add_parser("report", help="the per-kernel table from a device run's results")
@@ -43,6 +47,8 @@ def main(argv=None):
     r.add_argument("--results", required=True)
     r.add_argument("--out", help="folder for kernels.tsv, kernels.md, summary.json "
                    "(default: the results folder)")
+    r.add_argument("--markdown", action="store_true",
+                   help="print the pack, the GPU (device*.log) and kernels.md after the summary")
     a = ap.parse_args(argv)
 
     if a.cmd == "report":
@@ -50,6 +56,17 @@ def main(argv=None):
             manifest = json.load(f)
         summary = device.report(manifest, a.results, a.out or a.results)
         print(device.summary_text(summary))
+        if a.markdown:
+            print(f"\npack: nvopt {manifest.get('nvopt_git')}, {len(manifest['programs'])} "
+                  f"programs, created {manifest.get('created')}; plugin sha256 "
+                  f"{manifest.get('tool_sha256', {}).get('libnvopt.so', '?')[:16]}")
+            for log in sorted(glob.glob(os.path.join(a.results, "device*.log"))):
+                with open(log, errors="replace") as f:
+                    for line in f:
+                        if "] gpu: " in line or "] round " in line or "] memcheck:" in line:
+                            print(f"{os.path.basename(log)}: {line.split('] ', 1)[1].rstrip()}")
+            with open(os.path.join(a.out or a.results, "kernels.md")) as f:
+                print("\n" + f.read().rstrip())
         return 0
     cfg = configmod.load(a.config)
     work = os.path.abspath(a.work)
@@ -79,7 +96,7 @@ def main(argv=None):
         return 0 if ok == len(res) else 1
     if a.cmd == "pack":
         m = packmod.pack(cfg, work, os.path.abspath(a.out), cuda, a.only, a.limit_mib,
-                         a.kerneltime_so)
+                         a.kerneltime_so, packmod.observed_seconds(a.observed))
         print(f"programs: packed {len(m['programs'])} programs into {a.out} "
               f"({m['size_bytes'] / 2**20:.1f} MiB)")
         for name, why in m.get("left_out", {}).items():

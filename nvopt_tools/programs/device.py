@@ -11,9 +11,12 @@ Within --budget seconds (the script stops starting runs when it is spent):
   1. the injection library: kerneltime.c compiled with the machine's compiler against its CUPTI
      (PACK/device/kerneltime.so when that fails); without one, outputs are still checked;
   2. rounds: each program in the builds nvcc, upstream, nvopt and nvcc again (the noise run,
-     `nvcc2`), their order rotated per program and per round, the program groups interleaved
-     and the programs with the fewest runs first (a round cut short by the budget, the first
-     one leaving the memcheck box free, still covers every group); every run's output is checked
+     `nvcc2`), their order rotated per program and per round; the programs with the fewest
+     runs first, then by the run time earlier device runs observed (the manifest's
+     observed_seconds: quick ones, unknown ones, slow ones), the program groups interleaved
+     within each; a program whose four runs do not fit in what is left is not started (a round
+     cut short by the budget, the first one leaving the memcheck box free, still covers every
+     group); every run's output is checked
      (exit status, the program's own `check` regex, no `fail` match, the `compare` numbers equal
      to the nvcc build's of that round); kernel times come from the injection library's TSV;
   3. after the first round, memcheck once over every nvopt build (time-boxed, --sanitizer-jobs
@@ -48,6 +51,37 @@ NUM_RE = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
 
 def safe(name):
     return name.replace("/", "__")
+
+
+def recheck(manifest, results, runs):
+    """Recorded runs (runs.tsv rows) judged again by the manifest's current check and fail
+    patterns on each run's recorded output (a pattern mended after the run); the compare
+    verdicts stay as recorded, and runs of programs the manifest no longer holds are dropped."""
+    progs = {p["name"]: p for p in manifest["programs"]}
+    out = []
+    for r in runs:
+        if r["program"] not in progs:
+            continue
+        rnd = str(r["round"])
+        r["round"] = int(rnd) if rnd.isdigit() else rnd
+        why = r.get("why", "")
+        why = [w for w in why.split(" | ") if w] if isinstance(why, str) else list(why)
+        path = os.path.join(results, "runs", f"r{r['round']}", r["build"],
+                            safe(r["program"]) + ".out")
+        if r.get("rc") not in (None, "") and os.path.exists(path):
+            with open(path, errors="replace") as f:
+                text = f.read()
+            rc = str(r["rc"])
+            rc = int(rc) if rc.lstrip("-").isdigit() else rc
+            why = check_output(progs[r["program"]], rc, text) + \
+                [w for w in why if w.startswith("compare")]
+            if r.get("status") == "waived":
+                why = []
+            else:
+                r["status"] = "ok" if not why else "WRONG"
+        r["why"] = why
+        out.append(r)
+    return out
 
 
 # ------------------------------------------------------------------------- parsing
@@ -273,17 +307,46 @@ def order_for(rnd, i):
     return order[::-1] if rnd % 2 else order
 
 
+QUICK_S = 5.0  # a run this short (observed_seconds) is "quick": scheduled first, every round
+
+
+def tier(prog):
+    """0: observed quick; 1: never observed; 2: observed slow (a long CPU reference, say)."""
+    secs = prog.get("observed_seconds")
+    return 1 if secs is None else 0 if secs <= QUICK_S else 2
+
+
 def round_order(programs, done):
-    """The programs of a round: the groups interleaved (one program of each group in turn, so
-    that a round cut short by the budget still covers every group), those with the fewest
-    finished runs so far first (so that the next round goes on where the last one stopped)."""
-    groups = {}
+    """The programs of a round: those with the fewest finished runs first (so that the next
+    round goes on where the last one stopped), then the quick ones, the unknown ones (those of
+    groups whose observed median is slow after the others; within these tiers the groups
+    interleave, one program of each group in turn, so that a round cut short by the budget
+    still covers every group), and the slow ones, shortest first."""
+    seen = {}
     for p in programs:
-        groups.setdefault(p.get("group", ""), []).append(p)
+        if p.get("observed_seconds") is not None:
+            seen.setdefault(p.get("group", ""), []).append(p["observed_seconds"])
+    slow_group = {g for g, v in seen.items() if statistics.median(v) > QUICK_S}
     mixed = []
-    for k in range(max((len(v) for v in groups.values()), default=0)):
-        mixed += [v[k] for v in groups.values() if k < len(v)]
+    # quick; unknown in groups not known to be slow; unknown in slow groups; slow
+    for t in ((0, False), (1, False), (1, True), (2, True)):
+        groups = {}
+        for p in programs:
+            if tier(p) == t[0] and (t[0] != 1 or (p.get("group", "") in slow_group) == t[1]):
+                groups.setdefault(p.get("group", ""), []).append(p)
+        if t[0] == 2:
+            mixed += sorted((p for v in groups.values() for p in v),
+                            key=lambda p: p["observed_seconds"])
+            continue
+        for k in range(max((len(v) for v in groups.values()), default=0)):
+            mixed += [v[k] for v in groups.values() if k < len(v)]
     return sorted(mixed, key=lambda p: done.get(p["name"], 0))
+
+
+def fits(prog, left, reserve):
+    """Whether all of a program's runs in a round fit in what is left (known run time only)."""
+    secs = prog.get("observed_seconds")
+    return secs is None or left - reserve >= len(RUN_BUILDS) * secs + 2
 
 
 def run_round(runner, manifest, rnd, reserve, done=None):
@@ -293,6 +356,10 @@ def run_round(runner, manifest, rnd, reserve, done=None):
     done = {} if done is None else done
     for i, prog in enumerate(round_order(manifest["programs"], done)):
         texts = {}
+        if not fits(prog, runner.left(), reserve):
+            rows += [{"round": rnd, "program": prog["name"], "build": b,
+                      "status": "not run (time)"} for b in RUN_BUILDS]
+            continue
         for build in order_for(rnd, i):
             if runner.left() < reserve:
                 rows.append({"round": rnd, "program": prog["name"], "build": build,
@@ -349,6 +416,9 @@ def sanitize(runner, manifest, sanitizer, box, log, runs=(), jobs=4):
     for r in runs:
         if r.get("build") == "nvopt" and isinstance(r.get("seconds"), float):
             secs_of[r["program"]] = max(secs_of.get(r["program"], 0.0), r["seconds"])
+    for p in manifest["programs"]:
+        if p["name"] not in secs_of and p.get("observed_seconds") is not None:
+            secs_of[p["name"]] = p["observed_seconds"]
     progs = sorted(manifest["programs"], key=lambda p: secs_of.get(p["name"], 1e9))
     skip = {r["program"] for r in runs if r.get("build") == "nvopt" and
             r.get("status") == "waived"}
@@ -490,10 +560,7 @@ def report(manifest, results, out=None, runs=None, san=None):
     out = out or results
     os.makedirs(out, exist_ok=True)
     if runs is None:
-        runs = read_tsv(os.path.join(results, "runs.tsv"))
-        for r in runs:
-            r["round"] = int(r["round"])
-            r["why"] = [w for w in r.get("why", "").split(" | ") if w]
+        runs = recheck(manifest, results, read_tsv(os.path.join(results, "runs.tsv")))
     if san is None:
         san = read_tsv(os.path.join(results, "sanitizer.tsv"))
     rows = kernel_rows(manifest, collect_times(manifest, results))

@@ -91,7 +91,30 @@ def arch_problem(path, cuobjdump, arch):
     return None
 
 
-def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
+def observed_seconds(runs_tsvs):
+    """Per program, how long one run took on a GPU in earlier device runs (their runs.tsv): the
+    median over finished runs, or the longest timeout when none finished. The device script
+    schedules by it (device.py: round_order, fits)."""
+    per, cut = {}, {}
+    for path in runs_tsvs:
+        with open(path) as f:
+            head = f.readline().rstrip("\n").split("\t")
+            for line in f:
+                r = dict(zip(head, line.rstrip("\n").split("\t")))
+                if r.get("round") == "memcheck" or not r.get("seconds"):
+                    continue
+                secs = float(r["seconds"])
+                if r.get("rc") == "timeout":
+                    cut[r["program"]] = max(cut.get(r["program"], 0.0), secs)
+                elif r.get("rc") not in (None, "", "oserror"):
+                    per.setdefault(r["program"], []).append(secs)
+    out = {k: round(sorted(v)[len(v) // 2], 2) for k, v in per.items()}
+    for k, v in cut.items():
+        out.setdefault(k, round(v, 2))
+    return out
+
+
+def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, observed=None):
     if os.path.exists(out):
         if os.listdir(out) and not os.path.exists(os.path.join(out, "manifest.json")):
             raise PackError(f"{out} exists and is not a pack: not overwriting it")
@@ -136,6 +159,8 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None):
                 continue
         entry = {k: p[k] for k in ("name", "group", "args", "check", "fail", "compare", "notes",
                                    "timeout")}
+        if observed and p["name"] in observed:
+            entry["observed_seconds"] = observed[p["name"]]
         entry["run"] = os.path.basename(p["outputs"][0])
         entry["workdir"] = f"data/{p['name']}"
         entry["build_command"] = p["build"]

@@ -105,6 +105,60 @@ class RoundOrder(unittest.TestCase):
         self.assertEqual(order, ["a2", "c2", "a3", "c1", "a1", "b1"])
 
 
+class Scheduling(unittest.TestCase):
+    def test_quick_unknown_slow(self):
+        progs = [{"name": "s1", "group": "a", "observed_seconds": 44.0},
+                 {"name": "u1", "group": "a"},
+                 {"name": "q1", "group": "a", "observed_seconds": 0.5},
+                 {"name": "s2", "group": "b", "observed_seconds": 9.0},
+                 {"name": "q2", "group": "b", "observed_seconds": 0.4}]
+        order = [p["name"] for p in device.round_order(progs, {})]
+        self.assertEqual(order, ["q1", "q2", "u1", "s2", "s1"])
+        # unknown programs of groups whose observed median is slow (a: 22 s, c) wait for
+        # the others (d)
+        progs += [{"name": "cq", "group": "c", "observed_seconds": 40.0},
+                  {"name": "cu", "group": "c"}, {"name": "du", "group": "d"}]
+        order = [p["name"] for p in device.round_order(progs, {})]
+        self.assertEqual(order, ["q1", "q2", "du", "u1", "cu", "s2", "cq", "s1"])
+
+    def test_fits(self):
+        self.assertTrue(device.fits({"name": "u"}, 1, 10))
+        self.assertFalse(device.fits({"observed_seconds": 44.0}, 150, 10))
+        self.assertTrue(device.fits({"observed_seconds": 0.5}, 150, 10))
+
+    def test_observed_seconds(self):
+        from .. import pack
+        fd, path = tempfile.mkstemp(suffix=".tsv")
+        with os.fdopen(fd, "w") as f:
+            f.write("round\tprogram\tbuild\tstatus\trc\tseconds\twhy\tnote\n"
+                    "0\tp\tnvcc\tok\t0\t1.0\t\t\n0\tp\tnvopt\tok\t0\t3.0\t\t\n"
+                    "0\tp\tupstream\tok\t0\t2.0\t\t\n"
+                    "0\tslow\tnvcc\tWRONG\ttimeout\t60.2\ttimeout\t\n"
+                    "0\tcut\tnvcc\tnot run (time)\t\t\t\t\n")
+        self.addCleanup(os.remove, path)
+        self.assertEqual(pack.observed_seconds([path]), {"p": 2.0, "slow": 60.2})
+
+
+class Recheck(unittest.TestCase):
+    def test_mended_check_and_dropped_program(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        os.makedirs(os.path.join(d, "runs", "r0", "nvopt"))
+        with open(os.path.join(d, "runs", "r0", "nvopt", "g__p.out"), "w") as f:
+            f.write("keys: OK\n")
+        runs = [{"round": "0", "program": "g/p", "build": "nvopt", "status": "WRONG", "rc": "0",
+                 "why": "no match for check /PASS/ | compare: value 0: 1 != nvcc's 2"},
+                {"round": "0", "program": "g/gone", "build": "nvopt", "status": "WRONG",
+                 "rc": "timeout", "why": "timeout"}]
+        manifest = {"programs": [{"name": "g/p", "check": "keys: OK"}]}
+        out = device.recheck(manifest, d, runs)
+        self.assertEqual([r["program"] for r in out], ["g/p"])
+        self.assertEqual(out[0]["why"], ["compare: value 0: 1 != nvcc's 2"])
+        self.assertEqual(out[0]["status"], "WRONG")
+        runs[0]["why"] = "no match for check /PASS/"
+        self.assertEqual(device.recheck(manifest, d, runs[:1])[0]["status"], "ok")
+
+
 class Summary(unittest.TestCase):
     def test_targets_and_slow_kernels(self):
         rows = []
