@@ -28,7 +28,9 @@ def main(argv=None):
                    "installed from the checkout's build when missing)")
     b.add_argument("--refresh-nvopt", action="store_true",
                    help="reinstall WORK/nvopt-prefix from the checkout's build first")
-    b.add_argument("--builds", default=",".join(configmod.BUILDS))
+    b.add_argument("--builds", default=",".join(configmod.BUILDS),
+                   help="comma-separated: " + ", ".join(configmod.BUILDS + tuple(
+                       configmod.VARIANTS)) + " (the variants: nvopt with one departure off)")
     b.add_argument("--jobs", type=int, default=2)
     b.add_argument("--force", action="store_true", help="rebuild even when up to date")
     k = sub.add_parser("pack", help="pack what built in all three ways")
@@ -37,6 +39,9 @@ def main(argv=None):
     k.add_argument("--cuda", help="CUDA layout whose libcudart is shipped (default: build/cuda)")
     k.add_argument("--limit-mib", type=float, default=64)
     k.add_argument("--kerneltime-so", help="a precompiled injection library to ship")
+    k.add_argument("--variants", nargs="*", default=[], metavar="VARIANT",
+                   help="variant builds to pack where their SASS differs from nvopt's: "
+                   + ", ".join(configmod.VARIANTS))
     k.add_argument("--observed", nargs="*", default=[], metavar="RUNS_TSV",
                    help="runs.tsv of earlier device runs: each program's run time goes into "
                    "the manifest, and the device script runs the quick programs first")
@@ -89,18 +94,32 @@ def main(argv=None):
         if not a.nvopt_prefix and (a.refresh_nvopt or not os.path.exists(
                 os.path.join(prefix, "bin", "nvopt-cc"))):
             buildmod.install_nvopt(prefix)
+        bad = [x for x in a.builds.split(",") if x not in configmod.BUILDS + tuple(
+            configmod.VARIANTS)]
+        if bad:
+            print(f"programs: unknown build {', '.join(bad)} (valid: "
+                  f"{', '.join(configmod.BUILDS + tuple(configmod.VARIANTS))})", file=sys.stderr)
+            return 2
         res = buildmod.build_all(cfg, work, cuda, os.path.abspath(prefix), a.only,
                                  a.builds.split(","), a.jobs, a.force)
         ok = sum(r["ok"] for r in res)
         print(f"programs: {ok} of {len(res)} builds succeeded")
         return 0 if ok == len(res) else 1
     if a.cmd == "pack":
+        bad = [v for v in a.variants if v not in configmod.VARIANTS]
+        if bad:
+            print(f"programs: unknown variant {', '.join(bad)} (valid: "
+                  f"{', '.join(configmod.VARIANTS)})", file=sys.stderr)
+            return 2
         m = packmod.pack(cfg, work, os.path.abspath(a.out), cuda, a.only, a.limit_mib,
-                         a.kerneltime_so, packmod.observed_seconds(a.observed))
+                         a.kerneltime_so, packmod.observed_seconds(a.observed), a.variants)
         print(f"programs: packed {len(m['programs'])} programs into {a.out} "
               f"({m['size_bytes'] / 2**20:.1f} MiB)")
         for name, why in m.get("left_out", {}).items():
             print(f"  left out {name}: {why}")
+        for v in a.variants:
+            on = [p["name"] for p in m["programs"] if v in p.get("variants", [])]
+            print(f"  variant {v}: packed for {len(on)} programs whose SASS it changes")
         return 0
     return 2
 

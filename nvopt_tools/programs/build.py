@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import time
 
-from .config import BUILDS
+from .config import BUILDS, VARIANTS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -44,11 +44,14 @@ def compilers(cuda, prefix):
     """The compiler command of each build (without arch or cudart flags)."""
     drv = shlex.quote(os.path.join(prefix, "bin", "nvopt-cc"))
     cp = shlex.quote(cuda)
-    return {
+    comp = {
         "nvcc": shlex.quote(os.path.join(cuda, "bin", "nvcc")),
         "upstream": f"{drv} --upstream --cuda-path={cp}",
         "nvopt": f"{drv} --cuda-path={cp}",
     }
+    for name, knobs in VARIANTS.items():
+        comp[name] = f"{drv} --cuda-path={cp}" + "".join(f" --knob {k}" for k in knobs)
+    return comp
 
 
 def tool_hashes(cuda, prefix):
@@ -138,6 +141,9 @@ def build_all(cfg, work, cuda, prefix, only=None, builds=BUILDS, jobs=2, force=F
     defaults = dict(cfg["defaults"], cuda=cuda)
     comp = compilers(cuda, prefix)
     hashes = tool_hashes(cuda, prefix)
+    unknown = [b for b in builds if b not in comp]
+    if unknown:
+        raise ValueError(f"unknown build {', '.join(unknown)} (valid: {', '.join(comp)})")
     progs = [p for p in cfg["programs"] if not p["skip"] and (not only or p["name"] in only
                                                               or p["group"] in only)]
     tasks = [(p, b) for p in progs for b in builds]

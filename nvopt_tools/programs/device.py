@@ -300,10 +300,23 @@ class Runner:
         return rc, text, secs, base
 
 
-def order_for(rnd, i):
+def run_builds(prog):
+    """The runs of a program in a round: the three builds, the variant builds packed for it
+    (nvopt with one departure off, where its SASS differs) and nvcc again."""
+    return ("nvcc", "upstream", "nvopt", *prog.get("variants", []), "nvcc2")
+
+
+def variants_of(manifest):
+    seen = []
+    for p in manifest["programs"]:
+        seen += [v for v in p.get("variants", []) if v not in seen]
+    return seen
+
+
+def order_for(rnd, i, builds=RUN_BUILDS):
     """The build order of program i in round rnd: rotated, and reversed every other round."""
-    k = (rnd + i) % len(RUN_BUILDS)
-    order = list(RUN_BUILDS[k:] + RUN_BUILDS[:k])
+    k = (rnd + i) % len(builds)
+    order = list(builds[k:] + builds[:k])
     return order[::-1] if rnd % 2 else order
 
 
@@ -346,7 +359,7 @@ def round_order(programs, done):
 def fits(prog, left, reserve):
     """Whether all of a program's runs in a round fit in what is left (known run time only)."""
     secs = prog.get("observed_seconds")
-    return secs is None or left - reserve >= len(RUN_BUILDS) * secs + 2
+    return secs is None or left - reserve >= len(run_builds(prog)) * secs + 2
 
 
 def run_round(runner, manifest, rnd, reserve, done=None):
@@ -358,9 +371,9 @@ def run_round(runner, manifest, rnd, reserve, done=None):
         texts = {}
         if not fits(prog, runner.left(), reserve):
             rows += [{"round": rnd, "program": prog["name"], "build": b,
-                      "status": "not run (time)"} for b in RUN_BUILDS]
+                      "status": "not run (time)"} for b in run_builds(prog)]
             continue
-        for build in order_for(rnd, i):
+        for build in order_for(rnd, i, run_builds(prog)):
             if runner.left() < reserve:
                 rows.append({"round": rnd, "program": prog["name"], "build": build,
                              "status": "not run (time)"})
@@ -477,7 +490,7 @@ def collect_times(manifest, results):
     times = {}
     for prog in manifest["programs"]:
         per = times.setdefault(prog["name"], {})
-        for build in RUN_BUILDS:
+        for build in run_builds(prog):
             for path in sorted(glob.glob(os.path.join(results, "runs", "r*", build,
                                                       safe(prog["name"]) + ".tsv"))):
                 for k, (durs, _) in launch_times(parse_kerneltime(path)).items():
@@ -491,13 +504,15 @@ def kernel_rows(manifest, times):
         per = times.get(prog["name"], {})
         names = sorted(set().union(*[set(v) for v in per.values()]) if per else set())
         for k in names:
-            r = {"program": prog["name"], "group": prog["group"], "kernel": k}
-            for b in RUN_BUILDS:
+            r = {"program": prog["name"], "group": prog["group"], "kernel": k,
+                 "variants": list(prog.get("variants", []))}
+            for b in run_builds(prog):
                 d = per.get(b, {}).get(k)
                 r[b] = statistics.median(d) if d else None
                 r[b + "_n"] = len(d) if d else 0
-            for num, den in (("nvopt", "nvcc"), ("nvopt", "upstream"), ("upstream", "nvcc"),
-                             ("nvcc2", "nvcc")):
+            pairs = [("nvopt", "nvcc"), ("nvopt", "upstream"), ("upstream", "nvcc"),
+                     ("nvcc2", "nvcc")] + [(v, "nvopt") for v in r["variants"]]
+            for num, den in pairs:
                 r[f"{num}/{den}"] = r[num] / r[den] if r[num] and r[den] else None
             rows.append(r)
     return rows
@@ -529,6 +544,15 @@ def summarize(rows, runs, san):
             wrong.setdefault(r["build"], []).append(f"r{r['round']} {r['program']}: "
                                                     + "; ".join(r["why"]))
     allg = groups["all"]
+    variants = {}
+    for v in sorted({v for r in rows for v in r.get("variants", [])}):
+        timed = [r for r in rows if r.get(f"{v}/nvopt")]
+        sel = [r for r in timed if r["nvcc"] and r["nvcc"] >= MIN_US]
+        variants[v] = {"kernels_min_us": len(sel),
+                       "geomean_min_us": geomean([r[f"{v}/nvopt"] for r in sel]),
+                       "kernels": len(timed), "geomean": geomean([r[f"{v}/nvopt"] for r in timed]),
+                       "faster": sum(r[f"{v}/nvopt"] < 1 - max(p90 or 0.0, 0.01) for r in sel),
+                       "slower": sum(r[f"{v}/nvopt"] > 1 + max(p90 or 0.0, 0.01) for r in sel)}
     return {
         "runs": len([r for r in runs if "rc" in r]),
         "not_run": len([r for r in runs if r.get("status") == "not run (time)"]),
@@ -539,7 +563,7 @@ def summarize(rows, runs, san):
                       "unfinished": [f"{s['program']} ({s['status']})" for s in san
                                      if s["status"] not in ("ok", "ERRORS")]} if san else None,
         "kernels": len(rows), "kernels_min_us": len(big), "noise_p90": p90,
-        "groups": groups, "slow_kernels": slow,
+        "groups": groups, "slow_kernels": slow, "variants": variants,
         "targets": {
             "nvopt/nvcc <= 0.97": (None if allg["nvopt/nvcc"] is None else
                                    allg["nvopt/nvcc"] <= TARGETS["nvopt/nvcc"]),
@@ -568,7 +592,7 @@ def report(manifest, results, out=None, runs=None, san=None):
     names = demangle(sorted({r["kernel"] for r in rows}))
     cols = ["group", "program", "kernel", "nvcc_us", "upstream_us", "nvopt_us", "nvcc2_us",
             "nvopt/nvcc", "nvopt/upstream", "upstream/nvcc", "nvcc2/nvcc", "launches",
-            "ge20us", "slow", "demangled"]
+            "ge20us", "slow", "variants/nvopt", "demangled"]
     with open(os.path.join(out, "kernels.tsv"), "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
@@ -579,6 +603,8 @@ def report(manifest, results, out=None, runs=None, san=None):
                                fmt(r["nvcc2/nvcc"]), str(r["nvopt_n"]),
                                "yes" if r["nvcc"] and r["nvcc"] >= MIN_US else "no",
                                "SLOW" if r.get("slow") else "",
+                               ";".join(f"{v}={fmt(r.get(v + '/nvopt'))}"
+                                        for v in r.get("variants", [])),
                                names.get(r["kernel"], r["kernel"])]) + "\n")
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -605,6 +631,16 @@ def markdown(summary, rows, names):
                      f"{fmt(v['nvcc2/nvcc'])} |")
     lines += ["", "Targets: " + "; ".join(f"{k}: {verdict(v)}"
                                           for k, v in summary["targets"].items()), ""]
+    if summary.get("variants"):
+        lines += ["Variants (nvopt with one departure off, run where it changes the SASS): "
+                  "time against nvopt's; below 1 means the departure costs time.", "",
+                  "| variant | kernels >= 20 us | geomean | faster | slower | all timed kernels "
+                  "| geomean |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for v, x in summary["variants"].items():
+            lines.append(f"| {v} | {x['kernels_min_us']} | {fmt(x['geomean_min_us'])} | "
+                         f"{x['faster']} | {x['slower']} | {x['kernels']} | "
+                         f"{fmt(x['geomean'])} |")
+        lines.append("")
     lines += ["| program | kernel | nvcc us | upstream us | nvopt us | nvopt/nvcc | "
               "nvopt/upstream | nvcc/nvcc | |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
@@ -624,7 +660,7 @@ def verdict(v):
 
 def summary_text(s):
     out = [f"runs: {s['runs']} in {s['rounds']} rounds ({s['not_run']} not run for time)"]
-    for b in RUN_BUILDS:
+    for b in list(RUN_BUILDS) + list(s.get("variants", {})):
         w = s["wrong"].get(b, [])
         out.append(f"wrong outputs, {b}: {len(w)}" + "".join("\n    " + x for x in w[:20]))
     if s["sanitizer"] is None:
@@ -648,6 +684,11 @@ def summary_text(s):
                    f"{k['nvopt/nvcc']:.3f} (noise {100 * k['noise']:.1f}%)")
     for k, v in s["targets"].items():
         out.append(f"target {k}: {verdict(v)}")
+    for v, x in s.get("variants", {}).items():
+        out.append(f"variant {v}: {v}/nvopt geomean {fmt(x['geomean_min_us'])} over "
+                   f"{x['kernels_min_us']} kernels >= {MIN_US:g} us ({x['faster']} faster, "
+                   f"{x['slower']} slower beyond noise); {fmt(x['geomean'])} over all "
+                   f"{x['kernels']} timed")
     return "\n".join(out)
 
 

@@ -19,7 +19,7 @@ import shutil
 import subprocess
 
 from . import build as buildmod
-from .config import BUILDS
+from .config import BUILDS, VARIANTS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEVICE_FILES = ("device.py", "kerneltime.c")
@@ -114,7 +114,13 @@ def observed_seconds(runs_tsvs):
     return out
 
 
-def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, observed=None):
+def sass_text(path, cuobjdump):
+    p = subprocess.run([cuobjdump, "-sass", path], capture_output=True, text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, observed=None,
+         variants=()):
     if os.path.exists(out):
         if os.listdir(out) and not os.path.exists(os.path.join(out, "manifest.json")):
             raise PackError(f"{out} exists and is not a pack: not overwriting it")
@@ -176,6 +182,27 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
                 files[os.path.basename(o)] = buildmod.file_hash(d)
             entry["builds"][b] = {"path": f"bin/{b}/{p['name']}", "nvcc": st[b]["nvcc"],
                                   "sha256": files}
+        entry["variants"], entry["variants_same_sass"] = [], []
+        for v in variants:
+            path = os.path.join(work, v, p["name"] + ".json")
+            vst = json.load(open(path)) if os.path.exists(path) else {}
+            exe = os.path.join(work, v, p["name"], p["workdir"], p["outputs"][0])
+            if not vst.get("ok") or not cuobjdump or arch_problem(exe, cuobjdump, arch):
+                continue
+            if sass_text(exe, cuobjdump) == sass_text(os.path.join(
+                    work, "nvopt", p["name"], p["workdir"], p["outputs"][0]), cuobjdump):
+                entry["variants_same_sass"].append(v)
+                continue
+            dest = os.path.join(out, "bin", v, p["name"])
+            os.makedirs(dest, exist_ok=True)
+            files = {}
+            for o in p["outputs"]:
+                d = os.path.join(dest, os.path.basename(o))
+                shutil.copy2(os.path.join(work, v, p["name"], p["workdir"], o), d)
+                files[os.path.basename(o)] = buildmod.file_hash(d)
+            entry["builds"][v] = {"path": f"bin/{v}/{p['name']}", "nvcc": vst["nvcc"],
+                                  "sha256": files}
+            entry["variants"].append(v)
         ddir = os.path.join(out, "data", p["name"])
         os.makedirs(ddir, exist_ok=True)
         entry["data"] = {}
@@ -195,6 +222,7 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "nvopt_git": _git_rev(),
         "builds": list(BUILDS),
+        "variants": {v: list(VARIANTS[v]) for v in variants},
         "arch_flags": cfg["defaults"]["arch_flags"],
         "cudart": cfg["defaults"]["cudart"],
         "cudart_lib": f"lib/{os.path.basename(lib)}",

@@ -159,6 +159,29 @@ class Recheck(unittest.TestCase):
         self.assertEqual(device.recheck(manifest, d, runs[:1])[0]["status"], "ok")
 
 
+class Variants(unittest.TestCase):
+    def test_variant_runs_and_ratio(self):
+        prog = {"name": "g/p", "group": "g", "variants": ["nvopt-no-x"]}
+        self.assertEqual(device.run_builds(prog),
+                         ("nvcc", "upstream", "nvopt", "nvopt-no-x", "nvcc2"))
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        us = {"nvcc": 100, "upstream": 100, "nvopt": 100, "nvopt-no-x": 90, "nvcc2": 100}
+        for b, t in us.items():
+            os.makedirs(os.path.join(d, "runs", "r0", b))
+            with open(os.path.join(d, "runs", "r0", b, "g__p.tsv"), "w") as f:
+                f.write(device.KT_HEADER + "\n")
+                for i in range(3):  # the first launch is dropped
+                    f.write(f"_Z1kv\t{i * 10**6}\t0\t{t * 1000 + (50000 if i == 0 else 0)}"
+                            "\t1x1x1\t1x1x1\t8\t0\t7\t1\n")
+        summary = device.report({"programs": [prog]}, d, d, runs=[], san=[])
+        v = summary["variants"]["nvopt-no-x"]
+        self.assertEqual((v["kernels_min_us"], v["faster"], v["slower"]), (1, 1, 0))
+        self.assertAlmostEqual(v["geomean_min_us"], 0.9)
+        with open(os.path.join(d, "kernels.md")) as f:
+            self.assertIn("| nvopt-no-x | 1 | 0.900 |", f.read())
+
+
 class Summary(unittest.TestCase):
     def test_targets_and_slow_kernels(self):
         rows = []
