@@ -345,28 +345,40 @@ def ablation_section(evals, builds):
     return out
 
 
+def log_sections(out, logs, builds, tools, missing, produce, body):
+    """The sections made of recorded logs (fidelity, robustness, programs): each log of one of
+    tools as its command, its build line and what body(log) makes of its output; without one,
+    how to record it."""
+    runs = [lg for lg in logs if lg.tool() in tools]
+    if not runs:
+        return out + absent(missing, produce)
+    for lg in runs:
+        out += code(lg.command) + [""] + [builds.line(lg.md5, lg.commit, lg.when), ""]
+        out += body(lg)
+    return out
+
+
 def fidelity_section(logs, builds):
     out = ["## Pipeline fidelity", "",
            "Each level's upstream pass sequence (`nvopt<LEVEL>` with the knobs that put back cicc's "
            "table) against the pipeline cicc 13.5 prints: similarity is the longest common "
            "subsequence over the longer sequence (`nvopt_tools/fidelity.py`; the prints are kept "
            "outside the repository, docs/CICC-FACTS.md).", ""]
-    runs = [l for l in logs if l.tool() == "fidelity"]
-    if not runs:
-        return out + absent("Record it, then pass `--log build/reference/fidelity.txt`",
-                            f"{SELF} --record build/reference/fidelity.txt -- "
-                            "python3 -m nvopt_tools.fidelity")
-    for lg in runs:
-        out += code(lg.command) + [""] + [builds.line(lg.md5, lg.commit, lg.when), ""]
+
+    def body(lg):
         rows = [re.match(r"(\S+)\s+nvopt\s+(\d+) upstream passes, cicc\s+(\d+), common\s+(\d+), "
                          r"similarity ([\d.]+)", l) for l in lg.output]
         rows = [m for m in rows if m]
+        text = []
         if rows:
-            out += ["| level | nvopt upstream passes | cicc passes | common | similarity |",
-                    "|---|---:|---:|---:|---:|"]
-            out += [f"| {m[1]} | {m[2]} | {m[3]} | {m[4]} | {m[5]} |" for m in rows] + [""]
-        out += [l for l in lg.output if l.startswith("lowest similarity")] + [""]
-    return out
+            text += ["| level | nvopt upstream passes | cicc passes | common | similarity |",
+                     "|---|---:|---:|---:|---:|"]
+            text += [f"| {m[1]} | {m[2]} | {m[3]} | {m[4]} | {m[5]} |" for m in rows] + [""]
+        return text + [l for l in lg.output if l.startswith("lowest similarity")] + [""]
+    return log_sections(out, logs, builds, ("fidelity",),
+                        "Record it, then pass `--log build/reference/fidelity.txt`",
+                        f"{SELF} --record build/reference/fidelity.txt -- "
+                        "python3 -m nvopt_tools.fidelity", body)
 
 
 ROBUST_LINE = re.compile(r"^(fuzz:|crashes:|difftest:|  [\w -]+: \d+$|FAIL|ERROR)")
@@ -378,17 +390,13 @@ def robustness_section(logs, builds):
            "level and llc under the verifiers. `nvopt_tools/difftest.py`: modules before and after "
            "nvopt's IR passes run with lli on random inputs, all memory compared bit for bit. "
            "Their summary lines:", ""]
-    runs = [l for l in logs if l.tool() in ("fuzz", "difftest")]
-    if not runs:
-        return out + absent("Record them, then pass each with `--log`",
-                            f"{SELF} --record build/reference/fuzz.txt -- python3 -m "
-                            "nvopt_tools.fuzz --count 200 --seed 1 --jobs 2\n"
-                            f"{SELF} --record build/reference/difftest.txt -- python3 -m "
-                            "nvopt_tools.difftest --jobs 2")
-    for lg in runs:
-        out += code(lg.command) + [""] + [builds.line(lg.md5, lg.commit, lg.when), ""]
-        out += ["```"] + [rel(l) for l in lg.output if ROBUST_LINE.match(l)][:40] + ["```", ""]
-    return out
+    return log_sections(
+        out, logs, builds, ("fuzz", "difftest"), "Record them, then pass each with `--log`",
+        f"{SELF} --record build/reference/fuzz.txt -- python3 -m nvopt_tools.fuzz --count 200 "
+        f"--seed 1 --jobs 2\n{SELF} --record build/reference/difftest.txt -- python3 -m "
+        "nvopt_tools.difftest --jobs 2",
+        lambda lg: ["```"] + [rel(l) for l in lg.output if ROBUST_LINE.match(l)][:40]
+        + ["```", ""])
 
 
 def programs_section(logs, builds):
@@ -397,19 +405,17 @@ def programs_section(logs, builds):
            "--upstream` and `nvopt-cc`, run on a GPU by the pack's device script (`bash "
            "PACK/run.sh`), every output checked, every kernel timed through CUPTI; the table "
            "is remade here from the device run's results folder:", ""]
-    runs = [lg for lg in logs if lg.tool() == "programs"]
-    if not runs:
-        return out + absent("Record the report of a device run, then pass it with `--log`",
-                            f"{SELF} --record build/reference/programs.txt -- python3 -m "
-                            "nvopt_tools.programs report --pack PACK --results RESULTS "
-                            "--markdown")
-    for lg in runs:
-        out += code(lg.command) + [""] + [builds.line(lg.md5, lg.commit, lg.when), ""]
+
+    def body(lg):
         text = [rel(l) for l in lg.output]
         cut = next((i for i, l in enumerate(text) if l.startswith("## ")), len(text))
-        out += ["```"] + text[:cut] + ["```", ""]
-        out += [("#" + l) if l.startswith("## ") else l for l in text[cut:]] + [""]
-    return out
+        return ["```"] + text[:cut] + ["```", ""] + [
+            ("#" + l) if l.startswith("## ") else l for l in text[cut:]] + [""]
+    return log_sections(out, logs, builds, ("programs",),
+                        "Record the report of a device run, then pass it with `--log`",
+                        f"{SELF} --record build/reference/programs.txt -- python3 -m "
+                        "nvopt_tools.programs report --pack PACK --results RESULTS --markdown",
+                        body)
 
 
 def render(args, argv, benches, evals, logs):
