@@ -271,6 +271,9 @@ class Runner:
     def left(self):
         return self.deadline - time.time()
 
+    def now(self):
+        return time.time()
+
     def run(self, prog, build, rnd, timed=True, wrapper=None, timeout=None):
         b = "nvcc" if build == "nvcc2" else build
         exe = os.path.join(self.pack, prog["builds"][b]["path"], prog["run"])
@@ -335,11 +338,9 @@ def round_order(programs, done):
     groups whose observed median is slow after the others; within these tiers the groups
     interleave, one program of each group in turn, so that a round cut short by the budget
     still covers every group), and the slow ones, shortest first."""
-    seen = {}
-    for p in programs:
-        if p.get("observed_seconds") is not None:
-            seen.setdefault(p.get("group", ""), []).append(p["observed_seconds"])
-    slow_group = {g for g, v in seen.items() if statistics.median(v) > QUICK_S}
+    if not all("slow_group" in p for p in programs):
+        mark_slow_groups(programs)
+    slow_group = {p.get("group", "") for p in programs if p["slow_group"]}
     mixed = []
     # quick; unknown in groups not known to be slow; unknown in slow groups; slow
     for t in ((0, False), (1, False), (1, True), (2, True)):
@@ -354,6 +355,19 @@ def round_order(programs, done):
         for k in range(max((len(v) for v in groups.values()), default=0)):
             mixed += [v[k] for v in groups.values() if k < len(v)]
     return sorted(mixed, key=lambda p: done.get(p["name"], 0))
+
+
+def mark_slow_groups(programs):
+    """Marks each program whose group's observed median run is slow (slow_group), before
+    --only/--skip take programs out, so that leaving the slowest out does not make a slow group
+    look quick."""
+    seen = {}
+    for p in programs:
+        if p.get("observed_seconds") is not None:
+            seen.setdefault(p.get("group", ""), []).append(p["observed_seconds"])
+    slow = {g for g, v in seen.items() if statistics.median(v) > QUICK_S}
+    for p in programs:
+        p["slow_group"] = p.get("group", "") in slow
 
 
 def fits(prog, left, reserve):
@@ -720,6 +734,109 @@ def write_sanitizer(path, san):
                     f"{s.get('seconds', '')}\n")
 
 
+def schedule(runner, manifest, a, sanitizer, log, out=None, sanitize_fn=None):
+    """The rounds and the memcheck box within the runner's budget (main's loop; --plan runs
+    it on a simulated clock): returns (runs, sanitizer rows)."""
+    sanitize_fn = sanitize_fn or sanitize
+    runs, san, durations = [], [], []
+    rnd = 0
+    done = {}
+    while rnd < a.max_rounds:
+        # a round may be cut short by the budget (the next one goes on where it stopped);
+        # the first leaves the memcheck box free
+        if rnd >= 1 and runner.left() < 30:
+            break
+        reserve = 10 + (a.sanitizer_budget + 20 if rnd == 0 and sanitizer else 0)
+        t = runner.now()
+        rows = run_round(runner, manifest, rnd, reserve=reserve, done=done)
+        runs += rows
+        durations.append(runner.now() - t)
+        bad = sum(r.get("status") == "WRONG" for r in rows)
+        ran = sum("rc" in r for r in rows)
+        log(f"round {rnd}: {ran} runs of {len(rows)} in {durations[-1]:.0f} s, {bad} wrong")
+        if out:
+            write_runs(os.path.join(out, "runs.tsv"), runs)
+        rnd += 1
+        if rnd == 1 and sanitizer and not san:
+            box = min(a.sanitizer_budget, runner.left() - 20)
+            if box > 10:
+                log(f"memcheck over the nvopt builds ({box:.0f} s at most, "
+                    f"{a.sanitizer_jobs} at a time)")
+                san = sanitize_fn(runner, manifest, sanitizer, box, log, runs, a.sanitizer_jobs)
+                if out:
+                    write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
+    if sanitizer and not san and runner.left() > 15:
+        san = sanitize_fn(runner, manifest, sanitizer, min(a.sanitizer_budget,
+                                                            runner.left() - 10), log, runs,
+                          a.sanitizer_jobs)
+        if out:
+            write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
+    return runs, san
+
+
+class PlanRunner:
+    """A Runner on a simulated clock for --plan: each run takes the program's observed
+    seconds (or --assume seconds when none was observed) and passes its checks."""
+    pack = ""
+
+    def __init__(self, budget, assume):
+        self.clock, self.budget, self.assume = 0.0, budget, assume
+
+    def now(self):
+        return self.clock
+
+    def left(self):
+        return self.budget - self.clock
+
+    def secs(self, prog):
+        s = prog.get("observed_seconds")
+        return self.assume.get(prog.get("group"), self.assume.get("", 1.0)) if s is None else s
+
+    def run(self, prog, build, rnd, **_):
+        d = min(self.secs(prog), prog.get("timeout", 30), max(1.0, self.left()))
+        self.clock += d
+        return 0, prog.get("plan_output", ""), d, ""
+
+
+def plan(manifest, a, log):
+    """What a run of this budget would reach, from observed run times: full rounds per program,
+    when memcheck starts and how many programs it would cover (each taking 4x its run time,
+    at least 2 s, sanitizer-jobs at a time)."""
+    assume = {"": a.assume}
+    for spec in a.assume_group:
+        g, _, v = spec.partition("=")
+        assume[g] = float(v)
+    runner = PlanRunner(a.budget, assume)
+    for p in manifest["programs"]:
+        p["plan_output"] = ""
+        p.pop("check", None), p.pop("fail", None), p.pop("compare", None)
+
+    def fake_sanitize(runner, manifest, sanitizer, box, log, runs, jobs):
+        order = sorted(manifest["programs"], key=lambda p: runner.secs(p))
+        lanes, rows = [0.0] * max(1, jobs), []
+        for p in order:
+            k = lanes.index(min(lanes))
+            cost = max(2.0, 4 * runner.secs(p))
+            ok = lanes[k] + cost <= box
+            lanes[k] += cost if ok else 0
+            rows.append({"program": p["name"], "status": "ok" if ok else "not run (time)"})
+        runner.clock += max(lanes)
+        log(f"memcheck would cover {sum(r['status'] == 'ok' for r in rows)} of {len(rows)} "
+            f"programs, ending at {runner.clock:.0f} s")
+        return rows
+    runs, _ = schedule(runner, manifest, a, "planned", log, None, fake_sanitize)
+    per = {}
+    for r in runs:
+        if "rc" in r:
+            per[r["program"]] = per.get(r["program"], 0) + 1
+    full = [p["name"] for p in manifest["programs"] if per.get(p["name"], 0) >= len(
+        run_builds(p))]
+    log(f"plan: {len(full)} of {len(manifest['programs'])} programs get at least one full "
+        f"round within {a.budget:.0f} s; without one: "
+        + ", ".join(p["name"] for p in manifest["programs"] if p["name"] not in full))
+    return 0
+
+
 # ------------------------------------------------------------------------- main
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -735,6 +852,13 @@ def main(argv=None):
     ap.add_argument("--skip", nargs="*", default=[],
                     help="programs or groups left out (e.g. those whose CPU reference takes "
                          "most of the budget)")
+    ap.add_argument("--plan", action="store_true",
+                    help="run nothing: print what this budget would reach, from the manifest's "
+                         "observed run times")
+    ap.add_argument("--assume", type=float, default=1.0,
+                    help="--plan: seconds a run takes when none was observed")
+    ap.add_argument("--assume-group", nargs="*", default=[], metavar="GROUP=SECONDS",
+                    help="--plan: the same for one group's unobserved programs")
     a = ap.parse_args(argv)
     t0 = time.time()
     pack, out = os.path.abspath(a.pack), os.path.abspath(a.out)
@@ -749,6 +873,7 @@ def main(argv=None):
 
     with open(os.path.join(pack, "manifest.json")) as f:
         manifest = json.load(f)
+    mark_slow_groups(manifest["programs"])
     if a.only:
         manifest["programs"] = [p for p in manifest["programs"]
                                 if p["name"] in a.only or p["group"] in a.only]
@@ -756,6 +881,8 @@ def main(argv=None):
         manifest["programs"] = [p for p in manifest["programs"]
                                 if p["name"] not in a.skip and p["group"] not in a.skip]
     log(f"pack {pack}: {len(manifest['programs'])} programs, nvopt {manifest.get('nvopt_git')}")
+    if a.plan:
+        return plan(manifest, a, log)
     smi = shutil.which("nvidia-smi")
     if smi:
         p = subprocess.run([smi, "--query-gpu=name,driver_version,clocks.sm,clocks.max.sm",
@@ -770,35 +897,7 @@ def main(argv=None):
     log(f"compute-sanitizer: {sanitizer or 'not found (memcheck skipped)'}")
     extra = [cupti_lib] + ([os.path.join(cuda, "lib64")] if cuda else [])
     runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra)
-    runs, san, durations = [], [], []
-    rnd = 0
-    done = {}
-    while rnd < a.max_rounds:
-        # a round may be cut short by the budget (the next one goes on where it stopped);
-        # the first leaves the memcheck box free
-        if rnd >= 1 and runner.left() < 30:
-            break
-        reserve = 10 + (a.sanitizer_budget + 20 if rnd == 0 and sanitizer else 0)
-        t = time.time()
-        rows = run_round(runner, manifest, rnd, reserve=reserve, done=done)
-        runs += rows
-        durations.append(time.time() - t)
-        bad = sum(r.get("status") == "WRONG" for r in rows)
-        log(f"round {rnd}: {len(rows)} runs in {durations[-1]:.0f} s, {bad} wrong")
-        write_runs(os.path.join(out, "runs.tsv"), runs)
-        rnd += 1
-        if rnd == 1 and sanitizer and not san:
-            box = min(a.sanitizer_budget, runner.left() - 20)
-            if box > 10:
-                log(f"memcheck over the nvopt builds ({box:.0f} s at most, "
-                    f"{a.sanitizer_jobs} at a time)")
-                san = sanitize(runner, manifest, sanitizer, box, log, runs, a.sanitizer_jobs)
-                write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
-    if sanitizer and not san and runner.left() > 15:
-        san = sanitize(runner, manifest, sanitizer, min(a.sanitizer_budget,
-                                                         runner.left() - 10), log, runs,
-                       a.sanitizer_jobs)
-        write_sanitizer(os.path.join(out, "sanitizer.tsv"), san)
+    runs, san = schedule(runner, manifest, a, sanitizer, log, out)
     summary = report(manifest, out, out, runs, san if sanitizer else None)
     text = summary_text(summary)
     with open(os.path.join(out, "summary.txt"), "w") as f:

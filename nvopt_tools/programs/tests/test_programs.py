@@ -1,5 +1,8 @@
 """Unit tests of the program-corpus tool: the config, and the device script's parsing of what
 kerneltime.c and the runs record (no GPU, no CUDA needed)."""
+import contextlib
+import io
+import json
 import os
 import tempfile
 import unittest
@@ -180,6 +183,28 @@ class Variants(unittest.TestCase):
         self.assertAlmostEqual(v["geomean_min_us"], 0.9)
         with open(os.path.join(d, "kernels.md")) as f:
             self.assertIn("| nvopt-no-x | 1 | 0.900 |", f.read())
+
+
+class Plan(unittest.TestCase):
+    def test_plan_reaches_quick_programs_and_leaves_slow_ones(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        progs = [{"name": f"q/{i}", "group": "q", "observed_seconds": 1.0, "workdir": "."}
+                 for i in range(10)]
+        progs += [{"name": "s/big", "group": "s", "observed_seconds": 50.0, "workdir": "."},
+                  {"name": "s/unknown", "group": "s", "workdir": "."},
+                  {"name": "s/small", "group": "s", "workdir": ".", "observed_seconds": 50.0}]
+        with open(os.path.join(d, "manifest.json"), "w") as f:
+            json.dump({"programs": progs}, f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            device.main(["--pack", d, "--out", os.path.join(d, "o"), "--plan", "--budget",
+                         "150", "--sanitizer-budget", "20", "--skip", "s/small"])
+        text = out.getvalue()
+        # 10 quick programs x 4 runs = 40 s; s/big's 200 s never fits; s/unknown (its group is
+        # slow, so it waits for the quick ones) takes 4 x 1 s
+        self.assertIn("plan: 11 of 12 programs get at least one full round within 150 s; "
+                      "without one: s/big", text)
 
 
 class Summary(unittest.TestCase):
