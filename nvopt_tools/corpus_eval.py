@@ -134,6 +134,8 @@ ABLATIONS = [
      "calls with constant arguments evaluated (not in cicc's table)"),
     ("nv-post-inline-cse", "nv-post-inline-cse=0",
      "early-cse after the post-inline SROA (upstream's order, not in cicc's table)"),
+    ("nv-hoist-common-insts", "nv-hoist-common-insts=0",
+     "hoisting in the simplifycfg after adce (upstream's, not in cicc's table)"),
     ("opt-side-lsv-removed", "nv-opt-load-store-vectorizer=1",
      "cicc's opt-side load-store-vectorizer (nvopt runs it in llc only)"),
     ("nv-dbe", "nv-dbe=0", "dead barrier elimination"),
