@@ -112,6 +112,8 @@ ABLATIONS = [
      "__shared__ arrays aligned for vector ld/st"),
     ("nv-asm-convergence", "nv-disable-asm-convergence=1",
      "convergent taken off thread-local inline asm (not in cicc's table)"),
+    ("nv-asm-convergence-sregs", "nv-asm-convergence-sregs=1",
+     "nv-asm-convergence also on special-register reads (off by default)"),
     ("nv-stride-loop-unroll", "nv-disable-stride-loop-unroll=1",
      "runtime unroll of run-time-stride loops (not in cicc's table)"),
     ("nv-shuffle-loop-unroll", "nv-disable-shuffle-loop-unroll=1",

@@ -2,10 +2,15 @@
 ; executing thread (CUDA's bf16 conversions, a guarded select with a .reg declaration, a
 ; streaming load) and stays on those with a warp collective, a barrier, a branch or an unknown
 ; opcode; calls of functions are not touched. Remarks name the statement that keeps the mark.
+; Asm that reads a special register (CUB's `mov.u32 $0, %laneid;`) keeps it too unless
+; -nv-asm-convergence-sregs: without the mark LLVM merges every such read into one value that
+; stays live across the kernel, where a fresh read costs one S2R.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=nv-asm-convergence -verify-each -S %s -o - \
 ; RUN:   -pass-remarks=nv-asm-convergence -pass-remarks-missed=nv-asm-convergence -nv-stats \
 ; RUN:   2>%t.err | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=REMARK < %t.err
+; RUN: %opt -load-pass-plugin=%plugin -passes=nv-asm-convergence -nv-asm-convergence-sregs -S %s \
+; RUN:   | FileCheck %s --check-prefix=SREGS
 ; The pipeline slot: right after nv-internalize at every optimizing level, off with the knob.
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -print-pipeline-passes -disable-output %s \
 ; RUN:   | FileCheck %s --check-prefix=SLOT
@@ -51,6 +56,20 @@ define i32 @collective(i32 %x) {
   ret i32 %s
 }
 
+; CHECK-LABEL: define i32 @sregs(
+; CHECK: call i32 asm "mov.u32 $0, %laneid;", "=r"() #[[CONV]]
+; CHECK: call i32 asm "mov.u32 $0, %lanemask_lt;", "=r"() #[[CONV]]
+; SREGS-LABEL: define i32 @sregs(
+; SREGS: call i32 asm "mov.u32 $0, %laneid;", "=r"() #[[SLOCAL:[0-9]+]]
+; SREGS: call i32 asm "mov.u32 $0, %lanemask_lt;", "=r"() #[[SLOCAL]]
+; SREGS: attributes #[[SLOCAL]] = { nounwind memory(none) }
+define i32 @sregs() {
+  %a = call i32 asm "mov.u32 $0, %laneid;", "=r"() #0
+  %b = call i32 asm "mov.u32 $0, %lanemask_lt;", "=r"() #0
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+
 define i32 @helper(i32 %x) {
   %y = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 %x)
   ret i32 %y
@@ -67,8 +86,10 @@ attributes #0 = { convergent nounwind memory(none) }
 ; REMARK-DAG: inline-asm call kept convergent: bra is not a known thread-local PTX instruction
 ; REMARK-DAG: inline-asm call kept convergent: frobnicate.b32 is not a known thread-local PTX instruction
 ; REMARK-DAG: inline-asm call kept convergent: its text holds no PTX statement to check
+; REMARK-DAG: inline-asm call kept convergent: it reads special register %laneid (-nv-asm-convergence-sregs=false)
+; REMARK-DAG: inline-asm call kept convergent: it reads special register %lanemask_lt (-nv-asm-convergence-sregs=false)
 ; REMARK-DAG: 4 nv-asm-convergence{{ +}}- inline-asm calls made non-convergent
-; REMARK-DAG: 5 nv-asm-convergence{{ +}}- inline-asm calls kept convergent
+; REMARK-DAG: 7 nv-asm-convergence{{ +}}- inline-asm calls kept convergent
 
 ; SLOT: nv-internalize,nv-asm-convergence,
 ; NOSLOT-NOT: nv-asm-convergence

@@ -36,12 +36,21 @@
 //! since an unknown instruction might be collective. Only call sites with the attribute and an
 //! inline-asm callee are touched; calls of functions are left to LLVM's `function-attrs`.
 //!
+//! Refused as well, for register pressure rather than correctness: asm that reads a PTX special
+//! register ([`SPECIAL_REGISTERS`]: CUB's `mov.u32 $0, %laneid;` and `%lanemask_*` reads, in
+//! every warp scan, reduce and select). Without the mark such a call is a plain `memory(none)`
+//! value, and LLVM merges a kernel's many reads into one whose result stays live across the
+//! kernel, where each fresh read costs one S2R next to its use (CUB's DeviceScanKernel: 24
+//! laneid reads become 4 and the kernel goes from 72 to 80 registers). CUDA's conversions,
+//! which the pass is for, read no special register.
+//!
 //! Where it runs: first in every optimizing level's module pipeline, right after
 //! `nv:internalize`, so that every later pass sees the call sites without the mark (the asm
 //! sits in CUDA's header functions and is copied by inlining). cicc has no slot for it: its
 //! front end never adds the mark. `opt -passes=nv-asm-convergence` runs it alone.
 //!
-//! Knob: `nv-disable-asm-convergence` (skip the slot). Counters under `-nv-stats`; a remark per
+//! Knobs: `nv-disable-asm-convergence` (skip the slot); `nv-asm-convergence-sregs` (also take
+//! the mark off special-register reads; off, docs/DEPARTURES.md has its figure). Counters under `-nv-stats`; a remark per
 //! call whose mark goes (`-pass-remarks=nv-asm-convergence`) and per call that keeps it, with
 //! the opcode that keeps it (`-pass-remarks-missed=nv-asm-convergence`).
 use crate::analysis::ir::facts::{self, RemarkArg};
@@ -170,6 +179,36 @@ fn opcode(stmt: &str) -> Option<&str> {
     Some(first.split('.').next().unwrap_or_default())
 }
 
+/// PTX special registers (PTX ISA "Special Registers"), by name without `%`; a trailing `*`
+/// stands for a family (`%envreg0`..`%envreg31`, `%pm0`.., `%cluster_ctaid`, ...).
+pub const SPECIAL_REGISTERS: &[&str] = &[
+    "tid", "ntid", "laneid", "warpid", "nwarpid", "ctaid", "nctaid", "smid", "nsmid", "gridid",
+    "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt", "clock",
+    "clock64", "clock_hi", "globaltimer", "globaltimer_lo", "globaltimer_hi", "envreg*", "pm*",
+    "total_smem_size", "aggr_smem_size", "dynamic_smem_size", "reserved_smem_*", "cluster*",
+    "nclusterid", "is_explicit_cluster", "current_graph_exec",
+];
+
+/// The first special register (`%laneid`, ...) that statement list `asm` reads, if any.
+pub fn special_register(asm: &str) -> Option<String> {
+    let text = strip_comments(asm);
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find('%') {
+        rest = &rest[i + 1..];
+        let name: String =
+            rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let base = name.split('.').next().unwrap_or_default();
+        let known = SPECIAL_REGISTERS.iter().any(|r| match r.strip_suffix('*') {
+            Some(prefix) => base.starts_with(prefix),
+            None => base == *r,
+        });
+        if known {
+            return Some(format!("%{base}"));
+        }
+    }
+    None
+}
+
 /// The decision for one asm text.
 pub fn classify(asm: &str) -> Verdict {
     let stmts = statements(asm);
@@ -244,6 +283,14 @@ fn remark(call: LLVMValueRef, verdict: &Verdict) {
                 &[RemarkArg::text(text)],
             );
         }
+        Verdict::Keeps(sreg) if sreg.starts_with('%') => {
+            let args = [
+                RemarkArg::text(b"inline-asm call kept convergent: it reads special register "),
+                RemarkArg::named("Register", sreg.as_bytes()),
+                RemarkArg::text(b" (-nv-asm-convergence-sregs=false)"),
+            ];
+            facts::remark_instruction(c"nv-asm-convergence", c"KeptConvergent", true, call, &args);
+        }
         Verdict::Keeps(word) => {
             let args = [
                 RemarkArg::text(b"inline-asm call kept convergent: "),
@@ -263,9 +310,13 @@ fn remark(call: LLVMValueRef, verdict: &Verdict) {
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_asm_convergence_run(m: LLVMModuleRef) -> bool {
     let kind = crate::analysis::ir::attribute_kind(c"convergent");
+    let sregs_too = crate::knobs::Knobs::current().nv_asm_convergence_sregs();
     let mut changed = false;
     for (call, text) in marked_asm_calls(m, kind) {
-        let verdict = classify(&text);
+        let verdict = match special_register(&text) {
+            Some(sreg) if !sregs_too => Verdict::Keeps(sreg),
+            _ => classify(&text),
+        };
         remark(call, &verdict);
         if verdict == Verdict::ThreadLocal {
             log::debug!("{PASS}: convergent removed from asm {text:?}");
@@ -323,6 +374,18 @@ mod tests {
         ] {
             assert_eq!(classify(asm), Verdict::Keeps(word.to_string()), "{asm}");
         }
+    }
+
+    #[test]
+    fn special_register_reads_are_found() {
+        assert_eq!(special_register("mov.u32 $0, %laneid;"), Some("%laneid".to_string()));
+        assert_eq!(special_register("mov.u32 $0, %lanemask_le;"), Some("%lanemask_le".into()));
+        assert_eq!(special_register("mov.u32 $0, %tid.x;"), Some("%tid".to_string()));
+        assert_eq!(special_register("mov.u32 $0, %envreg3;"), Some("%envreg3".to_string()));
+        // Local .reg names and CUDA's conversions are not special registers.
+        assert_eq!(special_register("{ .reg .pred %p; setp.ne.b32 %p, $1, 0; }"), None);
+        assert_eq!(special_register("{ cvt.f32.bf16 $0, $1;}\n"), None);
+        assert_eq!(special_register("// %laneid in a comment\n add.s32 $0, $1, 1;"), None);
     }
 
     #[test]
