@@ -1,16 +1,18 @@
-; nv-hoist-common-insts: the simplifycfg after adce (O1-O3) hoists instructions common to both
-; successors of a branch, as upstream's simplifycfg at that place does; cicc 13.5's table runs it
-; with no-hoist-common-insts (src/pipeline/levels.rs). Inlined CUB/Thrust agents copy a by-value
-; functor in each arm of a full-tile/partial-tile branch, so each arm reloads the same parameter
-; words; hoisted, they are read once before the branch. docs/DEPARTURES.md has its figure.
-; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -S %s | FileCheck %s --check-prefix=HOIST
-; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O1>' -S %s | FileCheck %s --check-prefix=HOIST
-; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-hoist-common-insts=false -S %s \
-; RUN:   | FileCheck %s --check-prefix=CICC
+; nv-hoist-common-insts (off by default): the simplifycfg after adce (O1-O3) hoists
+; instructions common to both successors of a branch, as upstream's simplifycfg at that place
+; does; cicc 13.5's table runs it with no-hoist-common-insts (src/pipeline/levels.rs). Off by
+; default because it costs registers on CUB's reduce and scan kernels (docs/DEPARTURES.md).
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -S %s | FileCheck %s --check-prefix=CICC
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-hoist-common-insts -S %s \
+; RUN:   | FileCheck %s --check-prefix=HOIST
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O1>' -nv-hoist-common-insts -S %s \
+; RUN:   | FileCheck %s --check-prefix=HOIST
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-hoist-common-insts \
+; RUN:   -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=PIPE
 ; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -print-pipeline-passes -disable-output %s \
-; RUN:   | FileCheck %s --check-prefix=PIPE
-; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-hoist-common-insts=false \
-; RUN:   -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=NOPIPE
+; RUN:   | FileCheck %s --check-prefix=NOPIPE
+; RUN: %opt -load-pass-plugin=%plugin -passes='nvopt<O3>' -nv-sink-common-insts \
+; RUN:   -print-pipeline-passes -disable-output %s | FileCheck %s --check-prefix=SINK
 
 ; HOIST-LABEL: define ptx_kernel void @k(
 ; HOIST: entry:
@@ -30,10 +32,11 @@
 ; CICC: b:
 ; CICC: %base.b = load i64
 
-; One simplifycfg of the O3 function pipeline hoists; none sinks (-nv-sink-common-insts is off).
+; With the switch, one simplifycfg of the O3 function pipeline hoists; without, none does.
 ; PIPE: ;keep-loops;hoist-common-insts;no-hoist-loads-stores-with-cond-faulting;no-sink-common-insts;
 ; PIPE-NOT: ;keep-loops;hoist-common-insts;
 ; NOPIPE-NOT: ;keep-loops;hoist-common-insts;
+; SINK: ;keep-loops;no-hoist-common-insts;no-hoist-loads-stores-with-cond-faulting;sink-common-insts;
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -57,12 +57,10 @@
 //! over the register target; `-nv-disable-texture-unroll-guard` gives cicc's table) and
 //! `nv-pressure-unroll-guard` after it (src/opt/pressure_unroll_guard: `.pragma "nounroll"` on
 //! run-time-trip loops that ptxas would unroll past a register cap;
-//! `-nv-disable-pressure-unroll-guard` gives cicc's table); and hoisting in the `simplifycfg`
-//! after `adce` (`nv-hoist-common-insts`, on: upstream's simplifycfg at that place hoists and
-//! sinks code common to both arms of a branch, cicc's does neither; inlined CUB/Thrust agents
-//! reload the same by-value functor words in each arm of their full-tile/partial-tile branch,
-//! and hoisted they are read once; `-nv-sink-common-insts`, off, adds upstream's sinking, which
-//! cost spills on validate; docs/DEPARTURES.md has both figures).
+//! `-nv-disable-pressure-unroll-guard` gives cicc's table). Two switches, off by default, give
+//! the `simplifycfg` after `adce` upstream's parameters there: `-nv-hoist-common-insts` hoists
+//! and `-nv-sink-common-insts` sinks code common to both arms of a branch (cicc's does neither;
+//! docs/DEPARTURES.md has their figures).
 //! One removal: O1-O3's `load-store-vectorizer` runs only with `-nv-opt-load-store-vectorizer`:
 //! llc -O1..-O3 runs LLVM's NVPTX GPU Load and Store Vectorizer itself, after its own
 //! infer-address-spaces, so the opt-side run (cicc's table) changed one SASS instruction on the
