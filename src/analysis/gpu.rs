@@ -78,6 +78,44 @@ pub const THREAD_FIXED_SREGS: &[&str] = &[
     "nclusterid.",
 ];
 
+/// Every PTX special register (PTX ISA "Special Registers") as PTX text spells it, without
+/// `%` (inline asm reads them so: `mov.u32 %0, %%laneid;`), where [`THREAD_FIXED_SREGS`] uses
+/// the intrinsics' spelling (`lanemask.lt` for `%lanemask_lt`); a trailing `*` stands for a
+/// family (`%envreg0`..`%envreg31`, `%pm0`.., `%cluster_ctaid`, ...).
+pub const PTX_SPECIAL_REGISTERS: &[&str] = &[
+    "tid",
+    "ntid",
+    "laneid",
+    "warpid",
+    "nwarpid",
+    "ctaid",
+    "nctaid",
+    "smid",
+    "nsmid",
+    "gridid",
+    "lanemask_eq",
+    "lanemask_le",
+    "lanemask_lt",
+    "lanemask_ge",
+    "lanemask_gt",
+    "clock",
+    "clock64",
+    "clock_hi",
+    "globaltimer",
+    "globaltimer_lo",
+    "globaltimer_hi",
+    "envreg*",
+    "pm*",
+    "total_smem_size",
+    "aggr_smem_size",
+    "dynamic_smem_size",
+    "reserved_smem_*",
+    "cluster*",
+    "nclusterid",
+    "is_explicit_cluster",
+    "current_graph_exec",
+];
+
 /// Whether the intrinsic `name` reads a special register fixed for the thread's run
 /// ([`THREAD_FIXED_SREGS`]).
 pub fn is_thread_fixed_sreg(name: &str) -> bool {

@@ -37,7 +37,7 @@
 //! inline-asm callee are touched; calls of functions are left to LLVM's `function-attrs`.
 //!
 //! Refused as well, for register pressure rather than correctness: asm that reads a PTX special
-//! register ([`SPECIAL_REGISTERS`]: CUB's `mov.u32 $0, %laneid;` and `%lanemask_*` reads, in
+//! register ([`PTX_SPECIAL_REGISTERS`]: CUB's `mov.u32 $0, %laneid;` and `%lanemask_*` reads, in
 //! every warp scan, reduce and select). Without the mark such a call is a plain `memory(none)`
 //! value, and LLVM merges a kernel's many reads into one whose result stays live across the
 //! kernel, where each fresh read costs one S2R next to its use (CUB's DeviceScanKernel: 24
@@ -53,6 +53,7 @@
 //! the mark off special-register reads; off, docs/DEPARTURES.md has its figure). Counters under `-nv-stats`; a remark per
 //! call whose mark goes (`-pass-remarks=nv-asm-convergence`) and per call that keeps it, with
 //! the opcode that keeps it (`-pass-remarks-missed=nv-asm-convergence`).
+use crate::analysis::gpu::PTX_SPECIAL_REGISTERS;
 use crate::analysis::ir::facts::{self, RemarkArg};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
@@ -179,42 +180,6 @@ fn opcode(stmt: &str) -> Option<&str> {
     Some(first.split('.').next().unwrap_or_default())
 }
 
-/// PTX special registers (PTX ISA "Special Registers"), by name without `%`; a trailing `*`
-/// stands for a family (`%envreg0`..`%envreg31`, `%pm0`.., `%cluster_ctaid`, ...).
-pub const SPECIAL_REGISTERS: &[&str] = &[
-    "tid",
-    "ntid",
-    "laneid",
-    "warpid",
-    "nwarpid",
-    "ctaid",
-    "nctaid",
-    "smid",
-    "nsmid",
-    "gridid",
-    "lanemask_eq",
-    "lanemask_le",
-    "lanemask_lt",
-    "lanemask_ge",
-    "lanemask_gt",
-    "clock",
-    "clock64",
-    "clock_hi",
-    "globaltimer",
-    "globaltimer_lo",
-    "globaltimer_hi",
-    "envreg*",
-    "pm*",
-    "total_smem_size",
-    "aggr_smem_size",
-    "dynamic_smem_size",
-    "reserved_smem_*",
-    "cluster*",
-    "nclusterid",
-    "is_explicit_cluster",
-    "current_graph_exec",
-];
-
 /// The first special register (`%laneid`, ...) that statement list `asm` reads, if any.
 pub fn special_register(asm: &str) -> Option<String> {
     let text = strip_comments(asm);
@@ -224,7 +189,7 @@ pub fn special_register(asm: &str) -> Option<String> {
         let name: String =
             rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         let base = name.split('.').next().unwrap_or_default();
-        let known = SPECIAL_REGISTERS.iter().any(|r| match r.strip_suffix('*') {
+        let known = PTX_SPECIAL_REGISTERS.iter().any(|r| match r.strip_suffix('*') {
             Some(prefix) => base.starts_with(prefix),
             None => base == *r,
         });
