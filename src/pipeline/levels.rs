@@ -21,7 +21,8 @@
 //! in `devirt<N>` when the level's CGSCC iteration count N is above 1 (docs/CICC-FACTS.md "Pipeline architecture", mechanism 5).
 //! Shorthands: `@ic` = instcombine<max-iterations=1;no-verify-fixpoint>; `@scfg:B[:rhs]` =
 //! simplifycfg with bonus threshold B and switch-range-to-icmp (r), hoist-common-insts (h),
-//! sink-common-insts (s), otherwise cicc's printed parameters; `$U` = the level's unroll level.
+//! sink-common-insts (s), otherwise cicc's printed parameters (a letter followed by `{knob}`
+//! only while that bool knob is on); `$U` = the level's unroll level.
 //!
 //! Every optimizing level (not O0) starts with `nv:internalize`, nvcc's whole-program mode
 //! (src/opt/internalize.rs): cicc internalizes in its LNK stage, before the pipeline it prints, so
@@ -193,10 +194,7 @@ function
   correlated-propagation
   dse
   adce
-  @scfg:1 ? !nv-hoist-common-insts !nv-sink-common-insts
-  @scfg:1:h ? nv-hoist-common-insts !nv-sink-common-insts
-  @scfg:1:s ? !nv-hoist-common-insts nv-sink-common-insts
-  @scfg:1:hs ? nv-hoist-common-insts nv-sink-common-insts
+  @scfg:1:h{nv-hoist-common-insts}s{nv-sink-common-insts}
   sroa<modify-cfg>
   nv:process-restrict
   nv:lower-struct-args

@@ -147,16 +147,34 @@ fn resolve(item: &str, ctx: &Context) -> (String, Option<&'static str>) {
         return (INSTCOMBINE.to_string(), None);
     }
     if let Some(spec) = item.strip_prefix("@scfg:") {
-        return (simplifycfg(spec), None);
+        return (simplifycfg(spec, |knob| ctx.knobs.on_named(knob)), None);
     }
     (item.replace("$U", &format!("O{}", ctx.level.tier())), None)
 }
 
-/// `@scfg:B[:rhs]` -> cicc's simplifycfg parameters (reference prints).
-fn simplifycfg(spec: &str) -> String {
+/// `@scfg:B[:rhs]` -> cicc's simplifycfg parameters (reference prints). A flag letter may be
+/// followed by `{knob}`: the flag is then set only while that bool knob is on
+/// (`@scfg:1:h{nv-hoist-common-insts}`), one table line for what would otherwise be a line per
+/// combination of knobs.
+fn simplifycfg(spec: &str, knob_on: impl Fn(&str) -> bool) -> String {
     let (bonus, flags) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut set = Vec::new();
+    let mut rest = flags;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        let on = match rest.strip_prefix('{').and_then(|r| r.split_once('}')) {
+            Some((knob, after)) => {
+                rest = after;
+                knob_on(knob)
+            }
+            None => true,
+        };
+        if on {
+            set.push(c);
+        }
+    }
     let opt = |c: char, name: &str| {
-        if flags.contains(c) {
+        if set.contains(&c) {
             name.to_string()
         } else {
             format!("no-{name}")
@@ -189,5 +207,25 @@ fn condition(cond: &str, ctx: &Context) -> bool {
                 None => ctx.knobs.on_named(cond),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod scfg_tests {
+    use super::simplifycfg;
+
+    #[test]
+    fn knob_driven_flags_follow_their_knob() {
+        let spec = "1:h{a}s{b}";
+        let none = simplifycfg(spec, |_| false);
+        assert!(
+            none.contains(";no-hoist-common-insts;") && none.contains(";no-sink-common-insts;")
+        );
+        let hoist = simplifycfg(spec, |k| k == "a");
+        assert!(hoist.contains(";hoist-common-insts;") && hoist.contains(";no-sink-common-insts;"));
+        let both = simplifycfg(spec, |_| true);
+        assert!(both.contains(";hoist-common-insts;") && both.contains(";sink-common-insts;"));
+        // Plain letters are set whatever the knobs say.
+        assert_eq!(simplifycfg("1:rh", |_| false), simplifycfg("1:r{x}h{y}", |_| true));
     }
 }
