@@ -17,6 +17,11 @@ pub const REGISTER_FILE: u64 = 65536;
 /// Registers one thread can address.
 pub const MAX_REGS_PER_THREAD: u64 = 255;
 
+/// ptxas gives a thread its registers in multiples of this many (a warp's registers come in
+/// units of 256, sm_70 to sm_90): under launch bounds its cap is the register file's share
+/// rounded down to a multiple of it (`__launch_bounds__(384, 2)`: 65536 / 768 = 85, cap 80).
+pub const REGS_PER_THREAD_GRANULE: u64 = 8;
+
 /// The target without a cap or launch bounds: 64 registers, the most at which a 256-thread
 /// block still runs four blocks (half of sm_90's 2048 resident threads) per SM. Above it every
 /// register costs occupancy at the common block sizes.
@@ -47,14 +52,18 @@ pub struct Target {
     pub source: Source,
 }
 
-/// Registers per thread: `file / (threads per block * min blocks per SM)`, at most 255; 255
-/// without launch bounds.
+/// Registers per thread: `file / (threads per block * min blocks per SM)`, rounded down to a
+/// multiple of [`REGS_PER_THREAD_GRANULE`] as ptxas allocates them, at most 255; 255 without
+/// launch bounds.
 pub fn register_budget(bounds: &LaunchBounds, file: u64) -> u64 {
     let dims = bounds.reqntid.as_ref().or(bounds.maxntid.as_ref());
     let threads: u64 = dims.map(|d| d.iter().product::<u64>()).unwrap_or(0);
     let blocks = bounds.minctasm.unwrap_or(1).max(1);
     match threads.checked_mul(blocks) {
-        Some(t) if t > 0 => (file / t).min(MAX_REGS_PER_THREAD),
+        Some(t) if t > 0 => {
+            let granted = file / t / REGS_PER_THREAD_GRANULE * REGS_PER_THREAD_GRANULE;
+            granted.clamp(REGS_PER_THREAD_GRANULE, MAX_REGS_PER_THREAD)
+        }
         _ => MAX_REGS_PER_THREAD,
     }
 }
@@ -104,6 +113,9 @@ mod tests {
         assert_eq!(register_budget(&lb(Some(vec![256]), None), 65536), 255);
         assert_eq!(register_budget(&lb(Some(vec![256]), Some(4)), 65536), 64);
         assert_eq!(register_budget(&lb(Some(vec![32, 32, 1]), Some(2)), 65536), 32);
+        // CUB's onesweep kernel: 384 threads, 2 blocks: 85 registers' share, ptxas caps at 80.
+        assert_eq!(register_budget(&lb(Some(vec![384]), Some(2)), 65536), 80);
+        assert_eq!(register_budget(&lb(Some(vec![384]), None), 65536), 168);
     }
 
     #[test]
