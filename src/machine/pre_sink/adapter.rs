@@ -26,6 +26,7 @@ extern "C" {
         phi_use: *mut bool,
         own_block_use: *mut bool,
         idle_loop: *mut bool,
+        idle_block: *mut bool,
         deeper_loop: *mut bool,
         blocks: *mut u32,
         n_blocks: *mut u32,
@@ -33,6 +34,7 @@ extern "C" {
         n_ops: *mut u32,
         cap: u32,
         chain_depth: u32,
+        want_idle_block: bool,
     ) -> bool;
     fn nvopt_shim_pre_sink_copy_into(host: *mut c_void, id: u32, block: u32) -> bool;
     fn nvopt_shim_pre_sink_erase_if_dead(host: *mut c_void, id: u32) -> bool;
@@ -51,7 +53,8 @@ pub fn register() {
 /// `host` is the live pass object that called [`nvopt_pre_sink_run`].
 unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
     let (mut name, mut len, mut block) = (std::ptr::null(), 0usize, 0u32);
-    let (mut phi, mut own, mut idle, mut deeper) = (false, false, false, false);
+    let (mut phi, mut own, mut idle, mut idle_block, mut deeper) =
+        (false, false, false, false, false);
     let (mut blocks, mut n_blocks) = ([0u32; CAP], 0u32);
     let (mut ops, mut n_ops) = ([0u8; CAP], 0u32);
     if !nvopt_shim_pre_sink_facts(
@@ -63,6 +66,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
         &mut phi,
         &mut own,
         &mut idle,
+        &mut idle_block,
         &mut deeper,
         blocks.as_mut_ptr(),
         &mut n_blocks,
@@ -70,6 +74,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
         &mut n_ops,
         CAP as u32,
         super::MAX_CHAIN_DEPTH,
+        Knobs::current().nv_pre_sink_idle_blocks(),
     ) {
         return None;
     }
@@ -86,6 +91,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
         phi_use: phi,
         own_block_use: own,
         live_across_idle_loop: idle,
+        live_across_idle_block: idle_block,
         use_in_deeper_loop: deeper,
         operands,
     };

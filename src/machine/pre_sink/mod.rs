@@ -55,7 +55,14 @@
 //! loops and reductions between. Its effect on the corpora (the split of special-register reads
 //! included): the `nv-pre-sink` entry of docs/DEPARTURES.md and docs/RESULTS.md.
 //!
-//! Knob `nv-disable-pre-sink`. Remarks (`-pass-remarks=nv-pre-sink`, one per function changed)
+//! With `-nv-pre-sink-idle-blocks` (off by default) the second condition also takes a value
+//! held past a block that does not read it, inside one loop: CUB's `DeviceRadixSortInitKernel`
+//! zeroes two arrays in one grid-stride loop, and MachineCSE computes the shared `i << 2` in the
+//! header, held through the first guarded arm. Copied into both arms, ptxas needs 3 registers
+//! fewer only with llc's `-force-precise-rotation-cost` layout as well (either alone costs one);
+//! its figures are in docs/DEPARTURES.md.
+//!
+//! Knobs `nv-disable-pre-sink`, `nv-pre-sink-idle-blocks`. Remarks (`-pass-remarks=nv-pre-sink`, one per function changed)
 //! and `-nv-stats` counters, refusals included. The facts (liveness of one register: backward
 //! reachability from its readers, stopped at its definition; loops) and the edits are the
 //! shim's (src/machine/pre_sink/pre_sink.cpp); the decision is here.
@@ -126,6 +133,9 @@ pub struct Facts {
     pub phi_use: bool,
     pub own_block_use: bool,
     pub live_across_idle_loop: bool,
+    /// Live into a block other than its own that does not read it (taken only with the knob
+    /// `nv-pre-sink-idle-blocks`).
+    pub live_across_idle_block: bool,
     pub use_in_deeper_loop: bool,
     /// Per register operand: one of the `OPERAND_*` facts.
     pub operands: Vec<u8>,
@@ -197,7 +207,7 @@ pub fn decide(f: &Facts) -> Result<Action, Refusal> {
     if f.phi_use {
         return Err(Refusal::PhiUse);
     }
-    if !f.live_across_idle_loop {
+    if !f.live_across_idle_loop && !f.live_across_idle_block {
         return Err(Refusal::NotAcrossLoop);
     }
     let all_live =
@@ -280,6 +290,21 @@ mod tests {
         // A special register is read again where it is needed rather than held.
         let sreg = Facts { opcode: "INT_PTX_SREG_CTAID_x".into(), operands: vec![], ..guard };
         assert_eq!(decide(&sreg), Ok(Action::Split));
+    }
+
+    #[test]
+    fn a_value_held_past_an_idle_block_is_copied_only_when_that_rule_is_on() {
+        // CUB's DeviceRadixSortInitKernel: `i << 2` in the loop header, read by two guarded
+        // arms; the adapter sets the fact only under -nv-pre-sink-idle-blocks.
+        let arm = Facts {
+            opcode: "SHL64_ri".into(),
+            live_across_idle_loop: false,
+            live_across_idle_block: true,
+            ..hoisted()
+        };
+        assert_eq!(decide(&arm), Ok(Action::Move));
+        let off = Facts { live_across_idle_block: false, ..arm };
+        assert_eq!(decide(&off), Err(Refusal::NotAcrossLoop));
     }
 
     #[test]

@@ -72,11 +72,10 @@ public:
   // The blocks at whose entry R is live (nvLiveIn, machine_copy.h).
   std::set<const MachineBasicBlock *> liveIn(Register R) const { return nvLiveIn(*MRI, R); }
 
-  // Whether R is live into the header of a loop none of whose blocks reads it.
-  bool liveAcrossIdleLoop(Register R) const {
-    std::set<const MachineBasicBlock *> Live = liveIn(R);
-    bool PhiUse;
-    std::vector<const MachineBasicBlock *> Uses = useBlocks(R, PhiUse);
+  // Whether R, live into the blocks Live and read in the blocks Uses, is live into the header
+  // of a loop none of whose blocks reads it.
+  bool liveAcrossIdleLoop(const std::set<const MachineBasicBlock *> &Live,
+                          const std::vector<const MachineBasicBlock *> &Uses) const {
     for (const MachineLoop *L : MLI->getLoopsInPreorder()) {
       if (!Live.count(L->getHeader()))
         continue;
@@ -86,6 +85,17 @@ public:
         return true;
     }
     return false;
+  }
+
+  // Whether R, defined in block Def, live into the blocks Live and read in the blocks Uses, is
+  // live into a block other than Def that does not read it: held past a block (a conditional
+  // arm, a join) on the way to its readers.
+  static bool liveAcrossIdleBlock(const MachineBasicBlock *Def,
+                                  const std::set<const MachineBasicBlock *> &Live,
+                                  const std::vector<const MachineBasicBlock *> &Uses) {
+    return std::any_of(Live.begin(), Live.end(), [&](const MachineBasicBlock *B) {
+      return B != Def && std::find(Uses.begin(), Uses.end(), B) == Uses.end();
+    });
   }
 
   // Whether a use block lies in a loop that does not hold the definition's block (a copy there
@@ -169,18 +179,20 @@ extern "C" uint32_t nvopt_shim_pre_sink_collect(void *H) { return pass(H).collec
 
 // The facts of candidate Id (false when out of range or erased): its opcode name; its block's
 // number; whether a PHI reads its register; whether its register is read in its own block;
-// whether the register is live into a loop that never reads it; whether a use block is in a
+// whether the register is live into a loop that never reads it; whether it is live into a block
+// other than its own that does not read it (computed only when WantIdleBlock); whether a use block is in a
 // loop that does not hold its block; up to Cap numbers of the blocks other than its own that
 // read it in Blocks (their count in *NBlocks) and up to Cap operand facts in Ops (count in *NOps; see operandFacts, which follows
 // a chain of definitions down to ChainDepth links). The liveness
-// facts (the last four) cost a walk of the CFG per register, so they are left false and empty
+// facts (the last five) cost a walk of the CFG per register, so they are left false and empty
 // for a register no other block reads or a PHI reads, which the first facts already describe;
 // for the others they are about the other blocks that read it.
 extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Name, size_t *Len,
                                           uint32_t *Block, bool *PhiUse, bool *OwnBlockUse,
-                                          bool *IdleLoop, bool *DeeperLoop, uint32_t *Blocks,
+                                          bool *IdleLoop, bool *IdleBlock, bool *DeeperLoop,
+                                          uint32_t *Blocks,
                                           uint32_t *NBlocks, uint8_t *Ops, uint32_t *NOps,
-                                          uint32_t Cap, uint32_t ChainDepth) {
+                                          uint32_t Cap, uint32_t ChainDepth, bool WantIdleBlock) {
   const MachineInstr *MI = pass(H).cand(Id);
   if (!MI)
     return false;
@@ -198,11 +210,16 @@ extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Nam
   for (uint32_t I = 0; I < Uses.size() && I < Cap; ++I)
     Blocks[I] = Uses[I]->getNumber();
   *IdleLoop = false;
+  *IdleBlock = false;
   *DeeperLoop = false;
   *NOps = 0;
   if (Uses.empty() || *PhiUse)
     return true;
-  *IdleLoop = pass(H).liveAcrossIdleLoop(R);
+  std::set<const MachineBasicBlock *> Live = pass(H).liveIn(R);
+  bool AnyPhi;
+  std::vector<const MachineBasicBlock *> AllUses = pass(H).useBlocks(R, AnyPhi);
+  *IdleLoop = pass(H).liveAcrossIdleLoop(Live, AllUses);
+  *IdleBlock = WantIdleBlock && NVPreSink::liveAcrossIdleBlock(MI->getParent(), Live, AllUses);
   *DeeperLoop = pass(H).useInDeeperLoop(*MI, Uses);
   std::vector<uint8_t> Facts = pass(H).operandFacts(*MI, Uses, ChainDepth);
   *NOps = Facts.size();
