@@ -47,11 +47,12 @@ pub fn register() {
     unsafe { nvopt_shim_register_pre_sink() }
 }
 
-/// Candidate `id`'s facts and the numbers of the blocks that read it.
+/// Candidate `id`'s facts and the numbers of the blocks that read it (the idle-block fact only
+/// when `want_idle_block`: the knob `nv-pre-sink-idle-blocks`).
 ///
 /// # Safety
 /// `host` is the live pass object that called [`nvopt_pre_sink_run`].
-unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
+unsafe fn facts_of(host: *mut c_void, id: u32, want_idle_block: bool) -> Option<(Facts, Vec<u32>)> {
     let (mut name, mut len, mut block) = (std::ptr::null(), 0usize, 0u32);
     let (mut phi, mut own, mut idle, mut idle_block, mut deeper) =
         (false, false, false, false, false);
@@ -74,7 +75,7 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
         &mut n_ops,
         CAP as u32,
         super::MAX_CHAIN_DEPTH,
-        Knobs::current().nv_pre_sink_idle_blocks(),
+        want_idle_block,
     ) {
         return None;
     }
@@ -104,10 +105,10 @@ unsafe fn facts_of(host: *mut c_void, id: u32) -> Option<(Facts, Vec<u32>)> {
 ///
 /// # Safety
 /// `host` is the live pass object that called [`nvopt_pre_sink_run`].
-unsafe fn round(host: *mut c_void) -> u64 {
+unsafe fn round(host: *mut c_void, want_idle_block: bool) -> u64 {
     let mut moved = 0;
     for id in 0..nvopt_shim_pre_sink_collect(host) {
-        let Some((f, blocks)) = facts_of(host, id) else { continue };
+        let Some((f, blocks)) = facts_of(host, id, want_idle_block) else { continue };
         match decide(&f) {
             Ok(action) if blocks.len() == f.use_blocks => {
                 for b in &blocks {
@@ -149,18 +150,19 @@ fn remark(f: FunctionValue, moved: u64) {
 /// the IR function `f`.
 #[no_mangle]
 pub unsafe extern "C" fn nvopt_pre_sink_run(host: *mut c_void, f: LLVMValueRef) -> bool {
-    if Knobs::current().nv_disable_pre_sink() {
+    let knobs = Knobs::current();
+    if knobs.nv_disable_pre_sink() {
         return false;
     }
     let Some(func) = FunctionValue::new(f) else { return false };
-    let target = crate::analysis::pressure::target::for_function(func, &Knobs::current());
+    let target = crate::analysis::pressure::target::for_function(func, &knobs);
     if !applies(target.source) {
         crate::stats::add(PASS, "functions left alone: register cap", 1);
         return false;
     }
     let mut total = 0;
     for _ in 0..ROUNDS {
-        let moved = round(host);
+        let moved = round(host, knobs.nv_pre_sink_idle_blocks());
         if moved == 0 {
             break;
         }
