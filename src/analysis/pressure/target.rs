@@ -61,8 +61,15 @@ pub fn register_budget(bounds: &LaunchBounds, file: u64) -> u64 {
     let blocks = bounds.minctasm.unwrap_or(1).max(1);
     match threads.checked_mul(blocks) {
         Some(t) if t > 0 => {
-            let granted = file / t / REGS_PER_THREAD_GRANULE * REGS_PER_THREAD_GRANULE;
-            granted.clamp(REGS_PER_THREAD_GRANULE, MAX_REGS_PER_THREAD)
+            // A share below one granule (bounds no SM can hold) stays as it is: the passes
+            // then see how little room there is rather than a made-up granule.
+            let share = file / t;
+            let granted = if share >= REGS_PER_THREAD_GRANULE {
+                share / REGS_PER_THREAD_GRANULE * REGS_PER_THREAD_GRANULE
+            } else {
+                share
+            };
+            granted.min(MAX_REGS_PER_THREAD)
         }
         _ => MAX_REGS_PER_THREAD,
     }
@@ -116,6 +123,8 @@ mod tests {
         // CUB's onesweep kernel: 384 threads, 2 blocks: 85 registers' share, ptxas caps at 80.
         assert_eq!(register_budget(&lb(Some(vec![384]), Some(2)), 65536), 80);
         assert_eq!(register_budget(&lb(Some(vec![384]), None), 65536), 168);
+        // 1024 threads x 32 blocks: a share of 2, below one granule, is kept.
+        assert_eq!(register_budget(&lb(Some(vec![1024]), Some(32)), 65536), 2);
     }
 
     #[test]
