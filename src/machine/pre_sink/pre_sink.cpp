@@ -202,6 +202,7 @@ extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Nam
   *Block = MI->getParent()->getNumber();
   Register R = MI->getOperand(0).getReg();
   std::vector<const MachineBasicBlock *> Uses = pass(H).useBlocks(R, *PhiUse);
+  const std::vector<const MachineBasicBlock *> AllUses = Uses;
   auto Own = std::find(Uses.begin(), Uses.end(), MI->getParent());
   *OwnBlockUse = Own != Uses.end();
   if (*OwnBlockUse)
@@ -216,8 +217,6 @@ extern "C" bool nvopt_shim_pre_sink_facts(void *H, uint32_t Id, const char **Nam
   if (Uses.empty() || *PhiUse)
     return true;
   std::set<const MachineBasicBlock *> Live = pass(H).liveIn(R);
-  bool AnyPhi;
-  std::vector<const MachineBasicBlock *> AllUses = pass(H).useBlocks(R, AnyPhi);
   *IdleLoop = pass(H).liveAcrossIdleLoop(Live, AllUses);
   *IdleBlock = WantIdleBlock && NVPreSink::liveAcrossIdleBlock(MI->getParent(), Live, AllUses);
   *DeeperLoop = pass(H).useInDeeperLoop(*MI, Uses);
