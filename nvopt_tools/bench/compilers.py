@@ -2,10 +2,12 @@
 # (docs/ARCHITECTURE.md "Measuring"; docs/CICC-FACTS.md "Two optimizers inside
 # cicc 13.5" for the optional nvvm-latest column), and the `nvopt:NAME` variant columns that
 # rerun only nvopt's llc on nvopt's optimized IR with extra knobs (--variant). Each compiler is
-# a list of steps; a step is one tool invocation whose wall time the bench measures.
+# a list of steps; a step is one tool invocation whose wall time and CPU time (user + system,
+# from the kernel's accounting of that child) the bench measures.
 import os
 import re
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -56,22 +58,52 @@ class Outcome:
 
 
 def run_step(step, cwd):
-    """Runs one step; returns (ok, seconds, stderr text)."""
-    out = open(os.path.join(cwd, step.stdout), "w") if step.stdout else subprocess.PIPE
+    """Runs one step; returns (ok, seconds, stderr text). `seconds` is the wall time; the
+    child's CPU time (user + system, os.wait4's rusage) is in LAST_CPU[0] afterwards. CPU time
+    is the steadier figure on a shared machine: time the VM spends elsewhere is not in it."""
+    out = open(os.path.join(cwd, step.stdout), "w") if step.stdout else subprocess.DEVNULL
+    err = tempfile.TemporaryFile(mode="w+")
     t0 = time.perf_counter()
+    LAST_CPU[0] = 0.0
     try:
-        proc = subprocess.run(step.argv, cwd=cwd, stdout=out, stderr=subprocess.PIPE, text=True,
-                              timeout=600)
-    except subprocess.TimeoutExpired:
-        return False, 600.0, f"{step.name} timed out after 600 s"
+        proc = subprocess.Popen(step.argv, cwd=cwd, stdout=out, stderr=err, text=True)
+        status, usage = wait_with_usage(proc, 600)
     finally:
         if step.stdout:
             out.close()
     secs = time.perf_counter() - t0
-    if proc.returncode != 0:
-        text = proc.stderr.strip() or f"(no stderr; exit {proc.returncode})"
-        return False, secs, f"exit {proc.returncode}: {tail(text)}"
-    return True, secs, proc.stderr
+    err.seek(0)
+    stderr = err.read()
+    err.close()
+    if status is None:
+        return False, 600.0, f"{step.name} timed out after 600 s"
+    LAST_CPU[0] = usage.ru_utime + usage.ru_stime
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        text = stderr.strip() or f"(no stderr; exit {code})"
+        return False, secs, f"exit {code}: {tail(text)}"
+    return True, secs, stderr
+
+
+LAST_CPU = [0.0]   # CPU seconds of the last run_step's child
+CPU_SUFFIX = "_cpu"  # a step's CPU-time key: opt -> opt_cpu (its wall time keeps the step's name)
+
+
+def wait_with_usage(proc, timeout):
+    """Waits for `proc` (up to `timeout` seconds, then kills it); returns (wait status,
+    rusage), or (None, None) when it timed out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid == proc.pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return status, usage
+        if time.monotonic() > deadline:
+            proc.kill()
+            os.wait4(proc.pid, 0)
+            proc.returncode = -9
+            return None, None
+        time.sleep(0.002)
 
 
 def tail(text, n=12):

@@ -6,6 +6,8 @@
 import math
 import os
 
+from nvopt_tools.bench.compilers import CPU_SUFFIX
+
 # (key, label, zero-able): zero-able figures use (a+1)/(b+1) so that 0 vs 0 is a ratio of 1.
 FIGURES = [("regs", "registers", False), ("spill", "spill bytes (stores+loads)", True),
            ("stack", "stack frame bytes", True), ("ptx_instrs", "PTX instructions", False),
@@ -13,10 +15,13 @@ FIGURES = [("regs", "registers", False), ("spill", "spill bytes (stores+loads)",
            ("ptx_loop", "PTX instructions in loops", True),
            ("sass_loop", "SASS instructions in loops", True)]
 TIMES = [("opt_ms", "opt time"), ("llc_ms", "llc time"),
-         ("total_ms", "compile time, front end to PTX")]
+         ("total_ms", "compile time, front end to PTX"),
+         ("opt_cpu_ms", "opt CPU time"), ("llc_cpu_ms", "llc CPU time"),
+         ("total_cpu_ms", "compile CPU time, front end to PTX")]
 COLUMNS = ["level", "file", "entry", "compiler", "regs", "spill_stores", "spill_loads", "stack",
            "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "ptxcheck", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
-           "cicc_ms", "total_ms"]
+           "cicc_ms", "total_ms", "clang_cpu_ms", "opt_cpu_ms", "llc_cpu_ms", "nvcc_cpu_ms", "cicc_cpu_ms",
+           "total_cpu_ms"]
 SHORT = {"upstream": "up", "nvopt": "nvopt", "nvidia": "nv", "nvvm-latest": "nvl"}
 
 
@@ -29,7 +34,9 @@ def rows_from(results, level, comps):
             if c not in res.entries:
                 continue
             t = {f"{k}_ms": 1000 * v for k, v in res.times.get(c, {}).items()}
-            t["total_ms"] = sum(t.values())
+            cpu = [k for k in t if k.endswith(f"{CPU_SUFFIX}_ms")]
+            t["total_cpu_ms"] = sum(t[k] for k in cpu)
+            t["total_ms"] = sum(v for k, v in t.items() if k not in cpu and k != "total_cpu_ms")
             for e in names:
                 fig = res.entries[c].get(e)
                 if fig is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from nvopt_tools.bench import compilers
 from nvopt_tools.bench import figures
 from nvopt_tools import ptx_check
-from nvopt_tools.bench.compilers import Outcome, Step, run_step
+from nvopt_tools.bench.compilers import CPU_SUFFIX, Outcome, Step, run_step
 
 
 @dataclass
@@ -71,7 +71,7 @@ def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_ea
     if not outcome.ok:
         res.failures.append((c, outcome.step, outcome.message))
         return
-    times = {k: v for k, v in res.times["nvopt"].items() if k != "llc"}
+    times = {k: v for k, v in res.times["nvopt"].items() if k not in ("llc", "llc" + CPU_SUFFIX)}
     times.update({k: statistics.median(v) for k, v in outcome.times.items()})
     res.times[c] = times
     entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
@@ -107,6 +107,7 @@ def timed(steps, workdir, reps):
             if not ok:
                 return Outcome(False, step.name, msg, out.times)
             out.times.setdefault(step.name, []).append(secs)
+            out.times.setdefault(step.name + CPU_SUFFIX, []).append(compilers.LAST_CPU[0])
     return out
 
 

@@ -280,16 +280,68 @@ unsafe fn trial(c: &CLoopFacts, before: u32, target: u32) -> Trial {
     Trial { before, after, target }
 }
 
+/// The registers carried into each loop header of one function (src/analysis/pressure's
+/// `carried`, all headers from one liveness run), kept while the function cannot have changed.
+/// Between two gate calls in one function only llc's LSR (on the previous loop, when the gate let
+/// it run) and `canon-freeze` (on the next loop, which rewrites freeze instructions only) touch
+/// the IR: the cache is dropped when LSR was allowed to run, and a function holding a freeze
+/// instruction is never cached. Without it the gate recomputed the function's liveness for each
+/// loop, a large share of llc's time on kernels with many loops (the bench's sink_pressure).
+struct CarriedCache {
+    function: LLVMValueRef,
+    entry: std::collections::HashMap<LLVMBasicBlockRef, u32>,
+}
+
+thread_local! {
+    static CARRIED: std::cell::RefCell<Option<CarriedCache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Registers carried into the loop whose header is `header`, from the cache when it holds
+/// this function.
+///
+/// # Safety
+/// `f` is a live function with a body and `header` one of its blocks.
+unsafe fn carried(f: LLVMValueRef, header: LLVMBasicBlockRef) -> u32 {
+    if let Some(regs) = CARRIED.with(|c| {
+        c.borrow().as_ref().filter(|c| c.function == f).and_then(|c| c.entry.get(&header).copied())
+    }) {
+        return regs;
+    }
+    let entry = crate::analysis::pressure::carried(crate::analysis::ir::function(f));
+    let regs = entry.get(&header).copied().unwrap_or(0);
+    let cache = (!has_freeze(f)).then_some(CarriedCache { function: f, entry });
+    CARRIED.with(|c| *c.borrow_mut() = cache);
+    regs
+}
+
+/// Whether the function holds a freeze instruction (which `canon-freeze` may rewrite between
+/// two gate calls).
+///
+/// # Safety
+/// `f` is a live function with a body.
+unsafe fn has_freeze(f: LLVMValueRef) -> bool {
+    use llvm_sys::core::*;
+    let mut bb = LLVMGetFirstBasicBlock(f);
+    while !bb.is_null() {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            if LLVMGetInstructionOpcode(i) == llvm_sys::LLVMOpcode::LLVMFreeze {
+                return true;
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+        bb = LLVMGetNextBasicBlock(bb);
+    }
+    false
+}
+
 /// # Safety
 /// as [`nvopt_lsr_gate_allows`].
 unsafe fn read(c: &CLoopFacts) -> LoopFacts {
     LoopFacts {
         level: c.level,
         trip_count_known: c.trip_count_known,
-        pressure: crate::analysis::pressure::carried(
-            crate::analysis::ir::function(c.function_value),
-            c.header_block,
-        ),
+        pressure: carried(c.function_value, c.header_block),
         target: crate::analysis::pressure::target::for_function(
             crate::analysis::ir::function(c.function_value),
             &Knobs::current(),
@@ -328,6 +380,10 @@ pub unsafe extern "C" fn nvopt_lsr_gate_allows(c: *const CLoopFacts) -> bool {
                     format!(", loop pressure {before}, no trial under half the target {target}");
             }
         }
+    }
+    if decision == Decision::Run {
+        // LSR rewrites this loop next: the cached liveness no longer holds.
+        CARRIED.with(|c| *c.borrow_mut() = None);
     }
     crate::stats::add("nv-lsr-gate", decision.counter(), 1);
     let header = String::from_utf8_lossy(slice(c.header, c.header_len));

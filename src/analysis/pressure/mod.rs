@@ -189,15 +189,14 @@ pub fn loops_over_target(
         .collect()
 }
 
-/// Registers carried around the loop whose header is `header`: live on entry to the header, its
-/// PHIs included (what the LSR gate compares with `lsr-rp-limit`).
+/// Registers carried around each loop whose header is a block of `f`, per block: live on
+/// entry to the block, its PHIs included (what the LSR gate compares with `lsr-rp-limit`).
 pub fn carried(
     f: inkwell::values::FunctionValue,
-    header: llvm_sys::prelude::LLVMBasicBlockRef,
-) -> u32 {
+) -> std::collections::HashMap<llvm_sys::prelude::LLVMBasicBlockRef, u32> {
     let numbered = ir::graph(f);
     let est = estimate(&numbered.graph);
-    numbered.block_index.get(&header).map_or(0, |&b| est.entry[b].regs)
+    numbered.blocks.iter().enumerate().map(|(b, &bb)| (bb, est.entry[b].regs)).collect()
 }
 
 /// The values [`carried`] counts, for several loop headers of one function from one liveness
