@@ -162,6 +162,8 @@ ABLATIONS = [
     ("nv-load-hoist", "nv-disable-load-hoist=1",
      "nvopt's own llc pass: loads machine-sink moved back next to their address inputs"),
     ("nv-param-opt", "nv-disable-param-opt=1", "cicc's param-opt as a machine pass"),
+    ("nv-mul-wide-split", "nv-mul-wide-split-rule=0",
+     "nvopt's own llc pass: mul.wide by a power of two onto a block-uniform base as cvt + shl"),
     ("nv-cssa", "cssa-coalesce=0", "PHI-operand (CSSA) coalescing"),
     ("nv-coalesce", "nv-disable-coalesce=1", "the NVPTX copy coalescer"),
     ("nv-iv-rewrite", "nv-disable-iv-rewrite=1", "integer IVs of one step moved onto one"),

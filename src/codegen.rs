@@ -35,6 +35,7 @@
 //!                                  nv-pre-sink            (src/machine/pre_sink)  nv-disable-pre-sink
 //!                                  nv-pred-remat          (src/machine/pred_remat) nv-disable-pred-remat
 //!                                  nv-param-opt           (src/machine/param_opt) nv-disable-param-opt
+//!                                  nv-mul-wide-split      (src/machine/mul_wide_split) nv-mul-wide-split-rule=0
 //!     phi-node-elimination ...     phi-node-elimination ...
 //!     register-coalescer           register-coalescer
 //!                                  nv-coalesce            (src/machine/coalesce)  nv-disable-coalesce
@@ -84,6 +85,10 @@
 //! - cicc's `param-opt` (src/machine/param_opt; in cicc right after ISel), after `machine-sink`: early
 //!   MachineLICM and MachineCSE, which run between, would hoist and merge the re-issued
 //!   `ld.param` loads again;
+//! - nvopt's mul.wide split (src/machine/mul_wide_split; not a cicc pass: it gives ptxas the
+//!   shift form of a widening multiply by a power of two where the product is added to a
+//!   block-uniform base, which ptxas then keeps in uniform registers), after nv-param-opt, in SSA
+//!   form, where no later pass fuses the pair back;
 //! - the NVPTX copy coalescer (src/machine/coalesce; docs/CICC-FACTS.md "Register coalescing": cicc runs
 //!   its own coalescer after LLVM's RegisterCoalescer), right after RegisterCoalescer;
 //! - the launch-configuration reads first (src/machine/sreg_order; not a cicc pass: it gives ptxas the
@@ -156,6 +161,12 @@ pub const PRED_REMAT: Insertion = Insertion { pass: "nv-pred-remat", after: "mac
 /// ld.param re-issue (src/machine/param_opt; machine pass in src/machine/param_opt/param_opt.cpp), after
 /// `machine-sink`, the last of the passes that hoist or merge invariant loads.
 pub const PARAM_OPT: Insertion = Insertion { pass: "nv-param-opt", after: "machine-sink" };
+
+/// mul.wide by a power of two as convert and shift (src/machine/mul_wide_split; machine pass in
+/// src/machine/mul_wide_split/mul_wide_split.cpp), after `machine-sink` (listed after
+/// nv-param-opt).
+pub const MUL_WIDE_SPLIT: Insertion =
+    Insertion { pass: "nv-mul-wide-split", after: "machine-sink" };
 
 /// Launch-configuration reads first (src/machine/sreg_order; machine pass in src/machine/sreg_order/sreg_order.cpp),
 /// after `machine-scheduler`, the last pass that orders instructions within a block.
@@ -246,6 +257,9 @@ fn chosen_insertions(is_nvptx: bool, opt_level: u32, knobs: &Knobs) -> Vec<Inser
     if !knobs.nv_disable_param_opt() {
         out.push(PARAM_OPT);
     }
+    if knobs.nv_mul_wide_split_rule() > 0 {
+        out.push(MUL_WIDE_SPLIT);
+    }
     if !knobs.nv_disable_sreg_order() {
         out.push(SREG_ORDER);
     }
@@ -326,7 +340,8 @@ mod tests {
                     LOAD_HOIST,
                     PRE_SINK,
                     PRED_REMAT,
-                    PARAM_OPT
+                    PARAM_OPT,
+                    MUL_WIDE_SPLIT
                 ]
             );
         }
@@ -364,7 +379,13 @@ mod tests {
             .collect();
         assert_eq!(
             moved,
-            vec![LOAD_HOIST.pass, PRE_SINK.pass, PRED_REMAT.pass, PARAM_OPT.pass],
+            vec![
+                LOAD_HOIST.pass,
+                PRE_SINK.pass,
+                PRED_REMAT.pass,
+                PARAM_OPT.pass,
+                MUL_WIDE_SPLIT.pass
+            ],
             "same order"
         );
         assert!(insertions(true, 3, &k).iter().all(|i| i.after != "machine-sink"));
@@ -381,6 +402,7 @@ mod tests {
         k.set(K::nv_disable_pred_remat, 1);
         k.set(K::nv_disable_phi_loads, 1);
         k.set(K::nv_disable_load_hoist, 1);
+        k.set(K::nv_mul_wide_split_rule, 0);
         assert_eq!(
             insertions(true, 3, &k),
             vec![LSR_GATE, IV_START_WIDENING, CODEGENPREPARE_SCEV, IV_REWRITE, COALESCE, CSSA]

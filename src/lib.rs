@@ -30,7 +30,7 @@ pub mod llc;
 
 pub mod machine;
 
-pub use machine::{coalesce, param_opt, pre_sink, pred_remat, sreg_order};
+pub use machine::{coalesce, mul_wide_split, param_opt, pre_sink, pred_remat, sreg_order};
 pub use opt::{
     array_alignment, asm_convergence, const_pointers, dbe, fold_const_calls, inline_policy,
     internalize, ipmsp, local_array_unroll, lower_struct_args, pressure_unroll_guard,
@@ -86,6 +86,7 @@ extern "C" fn on_load() {
         machine::pre_sink::adapter::register();
         machine::pred_remat::adapter::register();
         machine::sreg_order::adapter::register();
+        machine::mul_wide_split::adapter::register();
         clang_pipeline::ffi::register();
         logger::install();
         stats::print_at_exit();

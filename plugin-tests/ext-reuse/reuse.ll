@@ -17,7 +17,11 @@
 ; RUN:   | FileCheck %s --check-prefix=PIPE
 ; RUN: %llc -O0 -mcpu=sm_90 -load %plugin -debug-pass=Arguments %s -o /dev/null 2>&1 \
 ; RUN:   | FileCheck %s --check-prefix=NOPIPE
-; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=PTX
+; In the PTX, one mul.wide from the 32-bit rank (with nv-mul-wide-split off: it would turn the
+; products added to the kernel's pointer into cvt + shl.b64, as the second RUN checks).
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs -nv-mul-wide-split-rule=0 %s -o - \
+; RUN:   | FileCheck %s --check-prefix=PTX
+; RUN: %llc -O3 -mcpu=sm_90 -load %plugin -verify-machineinstrs %s -o - | FileCheck %s --check-prefix=SPLIT
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -33,6 +37,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; PTX: mul.wide.u32 %rd{{[0-9]+}}, [[R]], 4;
 ; PTX-NOT: mul.wide.u32
 ; PTX: ret;
+; SPLIT-LABEL: .visible .entry rank(
+; SPLIT: mad.lo.s32 [[R:%r[0-9]+]],
+; SPLIT-NEXT: cvt.u64.u32 [[W:%rd[0-9]+]], [[R]];
+; SPLIT-NEXT: shl.b64 %rd{{[0-9]+}}, [[W]], 2;
+; SPLIT-NOT: mul.wide
+; SPLIT: ret;
 define ptx_kernel void @rank(ptr addrspace(1) %p) {
 entry:
   %tx = call range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()

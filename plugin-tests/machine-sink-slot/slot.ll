@@ -28,9 +28,9 @@
 ; SLOT: rem.s64
 ; SLOT: ld.global.b32
 
-; PIPE: -machine-cse -nv-machine-sink-slot {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
+; PIPE: -machine-cse -nv-machine-sink-slot {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -nv-mul-wide-split -peephole-opt
 ; PIPE-NOT: -machine-sink{{ }}
-; PIPE-DEFAULT: -machine-cse {{(-machine[a-z-]+ )*}}-machine-sink {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -peephole-opt
+; PIPE-DEFAULT: -machine-cse {{(-machine[a-z-]+ )*}}-machine-sink {{(-machine[a-z-]+ )*}}-nv-load-hoist -nv-pre-sink -nv-pred-remat -nv-param-opt -nv-mul-wide-split -peephole-opt
 
 target triple = "nvptx64-nvidia-cuda"
 

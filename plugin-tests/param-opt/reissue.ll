@@ -42,7 +42,7 @@
 ; OFF: $L__BB0_{{[0-9]+}}:
 ; OFF-NOT: ld.param
 
-; PIPE: -machine-sink {{.*}}-nv-param-opt -peephole-opt
+; PIPE: -machine-sink {{.*}}-nv-param-opt -nv-mul-wide-split -peephole-opt
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -17,6 +17,9 @@ pub mod pred_remat;
 /// `nv-param-opt`: the `ld.param` re-issue, after `machine-sink`, after nv-pred-remat.
 pub mod param_opt;
 
+/// `nv-mul-wide-split`: after `machine-sink`, after nv-param-opt.
+pub mod mul_wide_split;
+
 /// `nv-coalesce`: the NVPTX copy coalescer, after `register-coalescer`.
 pub mod coalesce;
 
