@@ -90,20 +90,9 @@ impl Host {
         let (mut name, mut len, mut flags, mut space, mut n) =
             (std::ptr::null(), 0usize, 0u32, 0u32, 0u32);
         let mut regs = vec![0u32; READS_CAP];
-        let mut virt = nvopt_shim_mul_wide_split_inst(
-            self.0,
-            inst,
-            &mut name,
-            &mut len,
-            &mut flags,
-            &mut space,
-            regs.as_mut_ptr(),
-            regs.len() as u32,
-            &mut n,
-        );
-        if n as usize > regs.len() {
-            regs = vec![0u32; n as usize];
-            virt = nvopt_shim_mul_wide_split_inst(
+        // At most two queries: the second with room for every register the first counted.
+        let virt = loop {
+            let virt = nvopt_shim_mul_wide_split_inst(
                 self.0,
                 inst,
                 &mut name,
@@ -114,7 +103,11 @@ impl Host {
                 regs.len() as u32,
                 &mut n,
             );
-        }
+            if n as usize <= regs.len() {
+                break virt;
+            }
+            regs = vec![0u32; n as usize];
+        };
         regs.truncate(n as usize);
         let opaque_flags = MW_MAY_STORE | MW_PHI | MW_CALL;
         Inst {
