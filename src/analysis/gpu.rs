@@ -123,7 +123,27 @@ pub fn is_thread_fixed_sreg(name: &str) -> bool {
         .is_some_and(|r| THREAD_FIXED_SREGS.iter().any(|p| r.starts_with(p)))
 }
 
+/// The prefix of NVPTX's machine opcodes (LLVM 22) that read a special register
+/// (`INT_PTX_SREG_CTAID_x`, `INT_PTX_SREG_LANEID`).
+pub const SREG_MACHINE_PREFIX: &str = "INT_PTX_SREG_";
+
 impl Sreg {
+    /// The register a machine opcode such as `INT_PTX_SREG_CTAID_x` reads ([`SREG_MACHINE_PREFIX`]).
+    pub fn from_machine_opcode(opcode: &str) -> Option<Sreg> {
+        let reg = opcode.strip_prefix(SREG_MACHINE_PREFIX)?.to_ascii_lowercase();
+        let reg = match reg.rsplit_once('_') {
+            Some((base, dim @ ("x" | "y" | "z"))) => format!("{base}.{dim}"),
+            _ => reg,
+        };
+        Sreg::from_intrinsic(&format!("{SREG_INTRINSIC_PREFIX}{reg}"))
+    }
+
+    /// Whether every thread of a block reads the same value: the block index and the block and
+    /// grid dimensions.
+    pub fn is_block_uniform(self) -> bool {
+        matches!(self, Sreg::Ctaid(_)) || self.is_launch_dimension()
+    }
+
     /// The register of an intrinsic name such as `llvm.nvvm.read.ptx.sreg.tid.x`.
     pub fn from_intrinsic(name: &str) -> Option<Sreg> {
         let reg = name.strip_prefix(SREG_INTRINSIC_PREFIX)?;
@@ -300,6 +320,18 @@ pub fn sreg_span(s: Sreg, lb: &LaunchBounds) -> Span {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn machine_opcodes_name_their_special_register() {
+        assert_eq!(Sreg::from_machine_opcode("INT_PTX_SREG_CTAID_x"), Some(Sreg::Ctaid(Dim::X)));
+        assert_eq!(Sreg::from_machine_opcode("INT_PTX_SREG_NTID_z"), Some(Sreg::Ntid(Dim::Z)));
+        assert_eq!(Sreg::from_machine_opcode("INT_PTX_SREG_LANEID"), Some(Sreg::Laneid));
+        assert_eq!(Sreg::from_machine_opcode("INT_PTX_SREG_CLOCK"), None);
+        assert_eq!(Sreg::from_machine_opcode("ADD64rr"), None);
+        assert!(Sreg::Ctaid(Dim::Y).is_block_uniform() && Sreg::Nctaid(Dim::X).is_block_uniform());
+        assert!(!Sreg::Tid(Dim::X).is_block_uniform() && !Sreg::Laneid.is_block_uniform());
+    }
+
     use super::*;
 
     /// The registers nvopt knows facts about are fixed for a thread's run; clocks are not.

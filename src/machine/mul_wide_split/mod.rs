@@ -45,18 +45,10 @@
 //! not in SSA form.
 pub mod adapter;
 
+use crate::analysis::gpu::{Sreg, SREG_MACHINE_PREFIX};
 use std::collections::HashMap;
 
 pub const PASS: &str = "nv-mul-wide-split";
-
-/// Opcode name prefixes (NVPTX's instruction names in LLVM 22) of the special-register reads
-/// whose value is the same in every thread of a block: the block index and the block and grid
-/// dimensions. Every other special register (`%tid`, `%laneid`, `%clock`, ...) varies.
-pub const UNIFORM_SREGS: [&str; 3] =
-    ["INT_PTX_SREG_CTAID_", "INT_PTX_SREG_NTID_", "INT_PTX_SREG_NCTAID_"];
-
-/// Opcode name prefix of every special-register read.
-pub const SREG_PREFIX: &str = "INT_PTX_SREG_";
 
 /// Opcode name prefix of the other NVVM intrinsics (shuffles, votes, atomics, ...): none is
 /// taken as block-uniform.
@@ -157,8 +149,10 @@ impl Uniformity {
         {
             return false;
         }
-        if i.opcode.starts_with(SREG_PREFIX) {
-            return UNIFORM_SREGS.iter().any(|p| i.opcode.starts_with(p));
+        if i.opcode.starts_with(SREG_MACHINE_PREFIX) {
+            // The block index and the block and grid dimensions (src/analysis/gpu.rs); every
+            // other special register (`%tid`, `%laneid`, `%clock`, ...) varies.
+            return Sreg::from_machine_opcode(&i.opcode).is_some_and(Sreg::is_block_uniform);
         }
         if i.opcode.starts_with(INTRINSIC_PREFIX) {
             return false;
@@ -255,6 +249,10 @@ mod tests {
         let (mut t, mut u) = (fill(), Uniformity::default());
         assert!(u.is_uniform(&mut t, 5));
         assert!(!u.is_uniform(&mut t, 6), "thread index");
+        t.0.insert(12, inst("INT_PTX_SREG_NCTAID_y", &[]));
+        t.0.insert(13, inst("INT_PTX_SREG_LANEID", &[]));
+        assert!(u.is_uniform(&mut t, 12), "grid dimension");
+        assert!(!u.is_uniform(&mut t, 13), "lane index");
         assert!(!u.is_uniform(&mut t, 8), "global load");
         assert!(!u.is_uniform(&mut t, 9), "PHI");
         assert!(!u.is_uniform(&mut t, 11), "side effects");
