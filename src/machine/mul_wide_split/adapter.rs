@@ -161,18 +161,6 @@ pub unsafe extern "C" fn nvopt_mul_wide_split_run(host: *mut c_void, f: LLVMValu
         return false;
     }
     let Some(func) = FunctionValue::new(f) else { return false };
-    let max_pressure = Knobs::current().nv_mul_wide_split_max_pressure();
-    if max_pressure > 0 {
-        let numbered = crate::analysis::pressure::ir::graph(func);
-        let peak = crate::analysis::pressure::estimate(&numbered.graph).max().regs;
-        if peak as i64 > max_pressure {
-            log::debug!(
-                "{}: pressure {peak} over {max_pressure}: left alone",
-                func.get_name().to_string_lossy()
-            );
-            return false;
-        }
-    }
     let mut h = Host(host);
     let mut u = Uniformity::default();
     let mut plan = Vec::new();
@@ -195,6 +183,11 @@ pub unsafe extern "C" fn nvopt_mul_wide_split_run(host: *mut c_void, f: LLVMValu
             plan.push((i, k));
         }
     }
+    // The pressure limit last: the estimate costs a liveness run, and most functions have
+    // nothing to split.
+    if plan.is_empty() || over_pressure_limit(func) {
+        return false;
+    }
     let split = plan.iter().filter(|&&(i, k)| nvopt_shim_mul_wide_split_split(host, i, k)).count();
     if split == 0 {
         return false;
@@ -203,4 +196,23 @@ pub unsafe extern "C" fn nvopt_mul_wide_split_run(host: *mut c_void, f: LLVMValu
     crate::stats::add(PASS, "functions changed", 1);
     remark(func, split);
     true
+}
+
+/// Whether the function's estimated register pressure exceeds `nv-mul-wide-split-max-pressure`
+/// (0: no limit).
+fn over_pressure_limit(func: FunctionValue) -> bool {
+    let max_pressure = Knobs::current().nv_mul_wide_split_max_pressure();
+    if max_pressure == 0 {
+        return false;
+    }
+    let numbered = crate::analysis::pressure::ir::graph(func);
+    let peak = crate::analysis::pressure::estimate(&numbered.graph).max().regs;
+    let over = peak as i64 > max_pressure;
+    if over {
+        log::debug!(
+            "{}: pressure {peak} over {max_pressure}: left alone",
+            func.get_name().to_string_lossy()
+        );
+    }
+    over
 }
