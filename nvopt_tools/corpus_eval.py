@@ -52,7 +52,9 @@ instructions (nvdisasm, NOPs left out), PTX-checker findings (nvopt_tools/ptx_ch
 file compile failures and opt+llc time (the driver's -v times; nvcc has none). All parsing is
 nvopt_tools/realcode_check.py's. Totals and geomeans are over the kernels that every compared
 column compiled and assembled; PTX-checker findings (every function) and failures are over all
-files of the split.
+files of the split. One derived count: the kernels whose registers allow fewer or more resident
+warps per SM than the reference column's (realcode_check.warps_per_sm: the register file only,
+block size, launch bounds and shared memory ignored), a register figure read at occupancy steps.
 
 --ablate [NAMES]: one nvopt variant per entry of ABLATIONS (all, or the named ones): the knobs
 that turn off one place where nvopt departs from cicc's printed pipeline or from upstream
@@ -579,10 +581,11 @@ def fmt_ratio(x):
     return "-" if x is None else f"{x:.4f}"
 
 
-def summary_table(kernels, files, cols, labels, ref, nvopt_cols, need_regs):
+def summary_table(kernels, files, cols, labels, ref, nvopt_cols, need_regs, arch="sm_90"):
     """The summary table (markdown lines) over `kernels` ({id: {col: figures}}) and `files`
     ({file id: {col: result}}): geomeans against `ref`, totals over the kernels every column
-    has, PTX-checker findings and failures over every file."""
+    has, PTX-checker findings and failures over every file; the resident warps per SM that
+    each kernel's registers allow on `arch` (block size ignored), against `ref`'s."""
     ids = common_kernels(kernels, cols, need_regs)
     others = [c for c in cols if c not in nvopt_cols]
     avoid = " and ".join(labels[c].split()[0] for c in others)
@@ -631,6 +634,19 @@ def summary_table(kernels, files, cols, labels, ref, nvopt_cols, need_regs):
     more.append(f"| live registers, geomean against {labels[ref].split()[0]} | "
                 + " | ".join("1" if c == ref else fmt_ratio(live[c]) for c in cols) + " |")
     more.append("| spill-load bytes | " + " | ".join(tot(c, "spill_ld") for c in cols) + " |")
+
+    def occupancy(c):
+        if c == ref:
+            return ""
+        w = [(rc.warps_per_sm(kernels[k][c].get("regs"), arch),
+              rc.warps_per_sm(kernels[k][ref].get("regs"), arch)) for k in ids]
+        w = [(a, b) for a, b in w if a is not None and b is not None]
+        if not w:
+            return "-"
+        return f"{sum(1 for a, b in w if a < b)} / {sum(1 for a, b in w if a > b)}"
+
+    more.append(f"| kernels whose registers allow fewer / more resident warps than "
+                f"{labels[ref].split()[0]}'s | " + " | ".join(occupancy(c) for c in cols) + " |")
     more.append("| kernels compared | " + " | ".join(str(len(ids)) for _ in cols) + " |")
     times = []
     for c in cols:
@@ -895,7 +911,8 @@ def main(argv):
     for g in groups:
         gk = {k: v for k, v in kernels.items() if g == "all" or split_of_file[(k[0], k[1])] == g}
         gf = {f: v for f, v in files.items() if g == "all" or split_of_file[f] == g}
-        table, ids = summary_table(gk, gf, summary_cols, labels, ref, nvopt_cols, need_regs)
+        table, ids = summary_table(gk, gf, summary_cols, labels, ref, nvopt_cols, need_regs,
+                                   arch)
         md += [f"## {g}: {sum(1 for _ in gf)} files", ""] + table + [""]
         print(f"\n## {g}: {len(gf)} files\n")
         print("\n".join(table))

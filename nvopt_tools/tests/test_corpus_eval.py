@@ -180,6 +180,9 @@ class Aggregation(unittest.TestCase):
                       "2, 4, 0, 1 | 2, 4, 1, 0 |", lines)
         self.assertIn("| opt+llc seconds, every file compiled | - | 1.0 | 2.5 |", lines)
         self.assertIn("| kernels compared | 2 | 2 | 2 |", lines)
+        # upstream: k1 at 40 registers (48 warps) against 20 (64); nvopt: k2 at 40 against 20
+        self.assertIn("| kernels whose registers allow fewer / more resident warps than nvcc's |"
+                      "  | 1 / 0 | 1 / 0 |", lines)
 
     def test_without_nvcc_the_first_column_is_the_reference(self):
         lines, _ = ce.summary_table(self.kernels, self.files, ["upstream", "nvopt"], LABELS,
