@@ -127,6 +127,8 @@ ABLATIONS = [
     ("nv-pre-sink", "nv-disable-pre-sink=1", "nvopt's own llc pass"),
     ("nv-pred-remat", "nv-disable-pred-remat=1", "nvopt's own llc pass"),
     ("nv-remat", "do-remat=0", "cicc's IR remat as nvopt rebuilt it"),
+    ("nv-remat-extend-operands", "nv-remat-extend-operands=0",
+     "nvopt's own part of nv-remat: operands read past the end of their range"),
     ("nv-remat-derotate", "nv-remat-derotate=0", "nvopt's own part of nv-remat"),
     ("nv-inline-advisor", "nv-disable-inline-advisor=1",
      "cicc's inline thresholds (off: LLVM's 225 x NVPTX's 11)"),

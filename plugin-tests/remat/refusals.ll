@@ -6,7 +6,9 @@
 ;; -remat-lli-factor x -remat-loop-trip per register); a function whose pressure is already
 ;; within its target; and the knob off. The IR is unchanged in each case but the first.
 ;; RUN: %opt -passes=verify %s -S -o %t.base.ll
-;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -verify-each -nv-maxreg=4 -pass-remarks=nv-remat -pass-remarks-missed=nv-remat -nv-stats %s -S -o %t.1.ll 2>%t.1.err
+;; The operand refusal is the one without range extension (-nv-remat-extend-operands=0;
+;; plugin-tests/remat/extend.ll has the default's).
+;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -verify-each -nv-maxreg=4 -nv-remat-extend-operands=0 -pass-remarks=nv-remat -pass-remarks-missed=nv-remat -nv-stats %s -S -o %t.1.ll 2>%t.1.err
 ;; RUN: FileCheck %s --check-prefix=LOAD < %t.1.err
 ;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -nv-maxreg=4 -nv-remat-max-chain=1 -pass-remarks-missed=nv-remat -nv-stats %s -S -o %t.2.ll 2>%t.2.err
 ;; RUN: diff %t.base.ll %t.2.ll

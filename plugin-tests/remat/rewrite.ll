@@ -4,7 +4,9 @@
 ;; after it: its chain is cloned into the exit block and the original goes. %t (tid.x) is
 ;; cloned into the loop in the next round (%dst's chain reads it in this one). The accumulators' increments are refused (their operands, the loop's
 ;; PHIs, are not available after the loop and cannot be recomputed).
-;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -verify-each -nv-maxreg=12 -pass-remarks=nv-remat -pass-remarks-missed=nv-remat -nv-stats -dump-remat=1 %S/Inputs/tile.ll -S -o - 2>%t.err | FileCheck %s --check-prefix=IR
+;; Without range extension (-nv-remat-extend-operands=0), so that %a0.n's operand refusal shows;
+;; plugin-tests/remat/extend.ll has the default's.
+;; RUN: %opt -load-pass-plugin=%plugin -passes=nv-remat -verify-each -nv-maxreg=12 -nv-remat-extend-operands=0 -pass-remarks=nv-remat -pass-remarks-missed=nv-remat -nv-stats -dump-remat=1 %S/Inputs/tile.ll -S -o - 2>%t.err | FileCheck %s --check-prefix=IR
 ;; RUN: FileCheck %s --check-prefix=REMARK < %t.err
 ;; RUN: FileCheck %s --check-prefix=STATS < %t.err
 ;; RUN: FileCheck %s --check-prefix=DUMP < %t.err

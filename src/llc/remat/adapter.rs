@@ -258,6 +258,7 @@ pub fn params(k: &Knobs, target: u32) -> Params {
         loop_trip: k.remat_loop_trip() as u64,
         lli_factor: k.remat_lli_factor() as u64,
         max_chain: k.nv_remat_max_chain() as usize,
+        extend_blocks: k.nv_remat_extend_operands() as usize,
     }
 }
 

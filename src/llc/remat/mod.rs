@@ -41,6 +41,23 @@
 //!    re-issuing them inside loops raised ptxas's spills). A clone computes the same value as
 //!    the original: every path to a site passes the original chain, and SSA operands cannot
 //!    change in between.
+//!
+//!    With `nv-remat-extend-operands` (N > 0), one operand per chain that cannot be recomputed
+//!    (a global load, say) and is not live into the site's block may still be read there.
+//!    Three conditions:
+//!    - every path from the entry to the site passes a block where the operand is defined or
+//!      live on exit, so its definition dominates the site;
+//!    - its live range then grows through at most N blocks, the site's included;
+//!    - each of those blocks either stays within the target with it, or is one the value
+//!      itself is live into, no narrower than the operand: one register set for the other.
+//!
+//!    Those swap blocks do not count as freed by the value.
+//!
+//!    The shape: LICM hoists a sum of a loop-invariant load and a `__constant__` value out of
+//!    a rarely taken branch, full unrolling copies the loop, and the sum is then held across
+//!    every copy while its operand's own range ends in the last one.
+//!    - Example: Rodinia's cfd `cuda_compute_flux`, 15 far-field sums.
+//!    - The lit test: plugin-tests/remat/extend.ll.
 //! 3. Cost: instructions (GEP: one per variable index; conversions and loads 2) times a site
 //!    weight of `remat-loop-trip`^(loop levels the site is deeper than the definition, at most
 //!    3), summed over sites. Cheapest first, values are taken until every high block's excess
@@ -71,8 +88,10 @@
 //!
 //! Knobs: `do-remat` (3; 0 switches the pass off, in llc and in opt), `nv-remat-default-target`
 //! (48, nvopt's), `remat-maxreg-ceiling` (0 = none), `remat-max-live-limit` (10), `remat-loop-trip` (10), `remat-lli-factor` (10),
-//! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `nv-remat-derotate` (1, nvopt's: the
-//! fewest carried values a loop's exit must receive for the de-rotation; 0 = off),
+//! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `nv-remat-extend-operands` (8, nvopt's:
+//! the most blocks an operand's range may grow through; 0 = only operands live into the site),
+//! `nv-remat-derotate` (1, nvopt's: the fewest carried values a loop's exit must receive for
+//! the de-rotation; 0 = off),
 //! `dump-remat` (decisions on stderr).
 //!
 //! Where nvopt differs from cicc, and why: without `-nv-maxreg`, launch bounds or a ceiling the

@@ -62,6 +62,59 @@ pub struct Params {
     pub lli_factor: u64,
     /// The most instructions cloned for one value at one site (`nv-remat-max-chain`).
     pub max_chain: usize,
+    /// Blocks an operand's live range may be extended through so that a chain can read it
+    /// (`nv-remat-extend-operands`; 0: only operands live into the site are read).
+    pub extend_blocks: usize,
+}
+
+/// What [`chain`] reads besides the model: the liveness, the predecessors and the target.
+struct Ctx<'a> {
+    live: &'a Pressure,
+    preds: Vec<Vec<usize>>,
+    target: u32,
+    extend_blocks: usize,
+}
+
+impl Ctx<'_> {
+    /// Whether `w` can be read as it is at `site`, for the chain of `v`, although it is not
+    /// live into `site`: every path from the entry to `site` passes a block where `w` is
+    /// defined or live on exit (so its definition dominates `site`), and each block its range
+    /// would newly cover, `site` included (at most `extend_blocks` of them), either stays
+    /// within the target with it or is one that `v`, no narrower, is live into (the
+    /// rematerialization ends `v`'s range there: one register set for another).
+    /// Returns the blocks newly covered, `site` first; `None` when `w` cannot be read there.
+    fn extension(&self, m: &Model, v: usize, w: usize, site: usize) -> Option<Vec<usize>> {
+        let def = m.nodes[w].block;
+        let regs = m.graph.weights[w].regs;
+        let swaps = regs <= m.graph.weights[v].regs;
+        let fits = |b: usize| {
+            self.live.block_max[b].regs + regs <= self.target
+                || (swaps && self.live.live_in[b].contains(v))
+        };
+        if self.extend_blocks == 0 || def == Some(site) || !fits(site) {
+            return None;
+        }
+        let live_out =
+            |b: usize| m.graph.blocks[b].succs.iter().any(|&t| self.live.live_in[t].contains(w));
+        let mut seen = vec![site];
+        let mut work = vec![site];
+        while let Some(b) = work.pop() {
+            if b == 0 && def.is_some() {
+                return None;
+            }
+            for &q in &self.preds[b] {
+                if Some(q) == def || live_out(q) || seen.contains(&q) {
+                    continue;
+                }
+                if !fits(q) || seen.len() >= self.extend_blocks {
+                    return None;
+                }
+                seen.push(q);
+                work.push(q);
+            }
+        }
+        Some(seen)
+    }
 }
 
 /// The instructions to clone at one site, operands first; the last one is the value.
@@ -130,11 +183,15 @@ fn weight(p: &Params, m: &Model, def: Option<usize>, site: usize) -> u64 {
 /// it must be cheap and is cloned too.
 fn chain(
     m: &Model,
-    live: &Pressure,
+    cx: &Ctx,
     v: usize,
     site: usize,
     max: usize,
-) -> Result<(Vec<usize>, u64), Refusal> {
+) -> Result<(Vec<usize>, u64, Vec<usize>), Refusal> {
+    let live = cx.live;
+    // The blocks an operand's range is extended through (one operand per chain at most: the
+    // register swap is counted once).
+    let mut extended: Option<Vec<usize>> = None;
     let mut out: Vec<usize> = Vec::new();
     let mut cost = 0u64;
     // Iterative post-order: (value, operands pushed).
@@ -175,10 +232,14 @@ fn chain(
                 }
             }
             _ if w == v => return Err(Refusal::NotCheap { value: v }),
+            _ if extended.is_none() && {
+                extended = cx.extension(m, v, w, site);
+                extended.is_some()
+            } => {}
             _ => return Err(Refusal::Unavailable { value: v, operand: w, block: site }),
         }
     }
-    Ok((out, cost))
+    Ok((out, cost, extended.unwrap_or_default()))
 }
 
 /// The values a rematerialization reads or clones: its chains' instructions and the operands
@@ -212,6 +273,13 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
         return out;
     }
     let mut excess = vec![0i64; m.graph.blocks.len()];
+    let mut preds = vec![Vec::new(); m.graph.blocks.len()];
+    for (b, block) in m.graph.blocks.iter().enumerate() {
+        for &t in &block.succs {
+            preds[t].push(b);
+        }
+    }
+    let cx = Ctx { live: &live, preds, target: p.target, extend_blocks: p.extend_blocks };
     let mut across: Vec<Vec<usize>> = vec![Vec::new(); m.nodes.len()];
     for &b in &out.high {
         excess[b] = live.block_max[b].regs as i64 - p.target as i64;
@@ -229,11 +297,14 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
         let mut sites = Vec::new();
         let mut score = 0u64;
         let mut refused = None;
+        // Blocks where an extended operand takes the place of `v`: nothing is freed there.
+        let mut swapped: Vec<usize> = Vec::new();
         for &s in &n.sites {
-            match chain(m, &live, v, s, p.max_chain) {
-                Ok((c, cost)) => {
+            match chain(m, &cx, v, s, p.max_chain) {
+                Ok((c, cost, ext)) => {
                     score = score.saturating_add(cost.saturating_mul(weight(p, m, n.block, s)));
                     sites.push(Site { block: s, chain: c });
+                    swapped.extend(ext);
                 }
                 Err(r) => {
                     refused = Some(r);
@@ -248,7 +319,8 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
         match refused {
             Some(r) => out.refusals.push(r),
             None if !sites.is_empty() => {
-                candidates.push(Remat { value: v, sites, score, across: blocks })
+                let across = blocks.into_iter().filter(|b| !swapped.contains(b)).collect();
+                candidates.push(Remat { value: v, sites, score, across })
             }
             None => {}
         }
@@ -306,7 +378,14 @@ mod tests {
     }
 
     fn params(target: u32) -> Params {
-        Params { target, max_per_round: 10, loop_trip: 10, lli_factor: 10, max_chain: 8 }
+        Params {
+            target,
+            max_per_round: 10,
+            loop_trip: 10,
+            lli_factor: 10,
+            max_chain: 8,
+            extend_blocks: 0,
+        }
     }
 
     /// entry (b0): v1 = tid (sreg, cheap); v2 = v1 * 4 (cheap); v3 = load (fixed)
@@ -381,6 +460,55 @@ mod tests {
         m.nodes[2].operands = vec![3];
         let out = plan(&m, &params(6));
         assert_eq!(out.remats[0].sites, vec![Site { block: 2, chain: vec![2] }]);
+    }
+
+    /// b0: v1 = load (fixed), v2 = f(v1) (cheap: what LICM hoisted) -> b1: defines v3..v7 ->
+    /// b2: reads v1 last, branches to b3 (reads v2 only) or b4 (reads v3..v7) -> b5. v1 is not
+    /// live into b3.
+    fn hoisted() -> Model {
+        let graph = Graph {
+            blocks: vec![
+                block(&[1], vec![inst(Some(1), &[0]), inst(Some(2), &[1])]),
+                block(&[2], (3..8).map(|d| inst(Some(d), &[])).collect()),
+                block(&[3, 4], vec![inst(None, &[1])]),
+                block(&[5], vec![inst(None, &[2])]),
+                block(&[5], vec![inst(None, &[3, 4, 5, 6, 7])]),
+                block(&[], vec![inst(None, &[])]),
+            ],
+            weights: vec![Units::scalar(32); 8],
+        };
+        let mut nodes = vec![
+            node(None, Kind::Free, &[], &[]),
+            node(Some(0), Kind::Fixed, &[0], &[2]),
+            node(Some(0), Kind::Cheap(1), &[1], &[3]),
+        ];
+        nodes.extend((3..8).map(|_| node(Some(1), Kind::Fixed, &[], &[4])));
+        Model { graph, nodes, depth: vec![0; 6] }
+    }
+
+    #[test]
+    fn an_operand_is_extended_through_blocks_the_value_leaves() {
+        let m = hoisted();
+        let out = plan(&m, &params(4));
+        assert!(out.remats.is_empty());
+        assert!(out.refusals.contains(&Refusal::Unavailable { value: 2, operand: 1, block: 3 }));
+        // v1 is extended through b2 (where v2 is live: one register for another) into b3 and
+        // read there as it is; v2 leaves b1, where nothing takes its place.
+        let mut p = params(4);
+        p.extend_blocks = 8;
+        let out = plan(&m, &p);
+        assert_eq!(out.remats[0].value, 2);
+        assert_eq!(out.remats[0].sites, vec![Site { block: 3, chain: vec![2] }]);
+        assert_eq!(out.remats[0].across, vec![1]);
+        // Two blocks to cover (b3, b2): a limit of one refuses.
+        p.extend_blocks = 1;
+        assert!(plan(&m, &p).remats.is_empty());
+        // An operand wider than the value: no register swap in b2, which has no room for it.
+        let mut m2 = hoisted();
+        m2.graph.weights[1] = Units::scalar(64);
+        p.extend_blocks = 8;
+        let out = plan(&m2, &p);
+        assert!(out.refusals.contains(&Refusal::Unavailable { value: 2, operand: 1, block: 3 }));
     }
 
     #[test]
