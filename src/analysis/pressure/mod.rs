@@ -89,6 +89,19 @@ pub struct Graph {
     pub weights: Vec<Units>,
 }
 
+impl Graph {
+    /// Each block's predecessors, one entry per edge.
+    pub fn predecessors(&self) -> Vec<Vec<usize>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for (b, block) in self.blocks.iter().enumerate() {
+            for &t in &block.succs {
+                preds[t].push(b);
+            }
+        }
+        preds
+    }
+}
+
 /// A set of values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueSet(Vec<u64>);
@@ -245,7 +258,7 @@ fn local_sets(g: &Graph, b: &Block) -> (ValueSet, ValueSet) {
 }
 
 /// Values live out of block `b`: the successors' live-ins and the PHI operands flowing from `b`.
-fn live_out(g: &Graph, b: usize, live_in: &[ValueSet]) -> ValueSet {
+pub fn live_out(g: &Graph, b: usize, live_in: &[ValueSet]) -> ValueSet {
     let mut out = ValueSet::new(g.weights.len());
     for &s in &g.blocks[b].succs {
         out.union(&live_in[s]);

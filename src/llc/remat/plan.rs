@@ -94,8 +94,7 @@ impl Ctx<'_> {
         if self.extend_blocks == 0 || def == Some(site) || !fits(site) {
             return None;
         }
-        let live_out =
-            |b: usize| m.graph.blocks[b].succs.iter().any(|&t| self.live.live_in[t].contains(w));
+        let live_out = |b: usize| pressure::live_out(&m.graph, b, &self.live.live_in).contains(w);
         let mut seen = vec![site];
         let mut work = vec![site];
         while let Some(b) = work.pop() {
@@ -273,12 +272,7 @@ pub fn plan(m: &Model, p: &Params) -> Outcome {
         return out;
     }
     let mut excess = vec![0i64; m.graph.blocks.len()];
-    let mut preds = vec![Vec::new(); m.graph.blocks.len()];
-    for (b, block) in m.graph.blocks.iter().enumerate() {
-        for &t in &block.succs {
-            preds[t].push(b);
-        }
-    }
+    let preds = m.graph.predecessors();
     let cx = Ctx { live: &live, preds, target: p.target, extend_blocks: p.extend_blocks };
     let mut across: Vec<Vec<usize>> = vec![Vec::new(); m.nodes.len()];
     for &b in &out.high {
