@@ -76,13 +76,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Whether `w` can be read as it is at `site`, for the chain of `v`, although it is not
-    /// live into `site`: every path from the entry to `site` passes a block where `w` is
-    /// defined or live on exit (so its definition dominates `site`), and each block its range
-    /// would newly cover, `site` included (at most `extend_blocks` of them), either stays
-    /// within the target with it or is one that `v`, no narrower, is live into (the
-    /// rematerialization ends `v`'s range there: one register set for another).
-    /// Returns the blocks newly covered, `site` first; `None` when `w` cannot be read there.
+    /// The blocks `w`'s live range would newly cover (`site` first) if the chain of `v` read
+    /// `w` as it is at `site`, where `w` is not live into; `None` when it may not. It may when
+    /// every path from the entry to `site` passes a block where `w` is defined or live on exit
+    /// (so its definition dominates `site`), and each newly covered block (at most
+    /// `extend_blocks` of them) either stays within the target with `w` or is one that `v`, no
+    /// narrower, is live into (the rematerialization ends `v`'s range there: one register set
+    /// for another).
     fn extension(&self, m: &Model, v: usize, w: usize, site: usize) -> Option<Vec<usize>> {
         let def = m.nodes[w].block;
         let regs = m.graph.weights[w].regs;
@@ -178,8 +178,9 @@ fn weight(p: &Params, m: &Model, def: Option<usize>, site: usize) -> u64 {
 }
 
 /// The chain to clone for `v` at `site`, operands first, and its cost. An operand is used as
-/// it is when it is free or live into `site` (then its definition dominates `site`); otherwise
-/// it must be cheap and is cloned too.
+/// it is when it is free or live into `site` (then its definition dominates `site`), or, once
+/// per chain, when [`Ctx::extension`] allows reading it past its range; otherwise it must be
+/// cheap and is cloned too. Also returns the blocks that extension covers.
 fn chain(
     m: &Model,
     cx: &Ctx,
