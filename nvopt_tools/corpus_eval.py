@@ -130,6 +130,8 @@ ABLATIONS = [
     ("nv-remat-extend-operands", "nv-remat-extend-operands=0",
      "nvopt's own part of nv-remat: operands read past the end of their range"),
     ("nv-remat-derotate", "nv-remat-derotate=0", "nvopt's own part of nv-remat"),
+    ("nv-remat-threads-only-target", "nv-remat-threads-only-target=64",
+     "nv-remat: thread-count-only launch bounds target an occupancy step (off by default)"),
     ("nv-inline-advisor", "nv-disable-inline-advisor=1",
      "cicc's inline thresholds (off: LLVM's 225 x NVPTX's 11)"),
     ("inline-threshold-upstream",

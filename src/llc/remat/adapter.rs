@@ -242,11 +242,33 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
 
 /// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
 /// `nv-remat-default-target` instead of the shared default (src/analysis/pressure/target.rs).
-pub fn own_target(k: &Knobs, t: target::Target) -> u32 {
-    match t.source {
-        target::Source::Default => k.nv_remat_default_target() as u32,
+/// `threads_only`: the thread count of launch bounds that give no minimum of blocks per SM (or
+/// a minimum of 1); with `nv-remat-threads-only-target` set (0, the default: off) such a
+/// kernel gets the highest occupancy step at or below it and its share (the bound caps registers but asks for
+/// no occupancy; ptxas picks an occupancy step itself and spills to reach it). A target between
+/// two steps would free registers that buy no resident block.
+pub fn own_target(k: &Knobs, t: target::Target, threads_only: Option<u64>) -> u32 {
+    let threads_target = k.nv_remat_threads_only_target() as u32;
+    match (t.source, threads_only) {
+        (target::Source::Default, _) => k.nv_remat_default_target() as u32,
+        (target::Source::LaunchBounds, Some(threads)) if threads_target > 0 => {
+            occupancy_step(threads, t.regs.min(threads_target))
+        }
         _ => t.regs,
     }
+}
+
+/// The highest occupancy step at or below `regs` for `threads`-thread blocks: the most
+/// registers per thread at which some number of blocks still fits in the register file
+/// (rounded down to ptxas's granule); one block's step, the share, when `regs` is above it.
+pub fn occupancy_step(threads: u64, regs: u32) -> u32 {
+    let granule = target::REGS_PER_THREAD_GRANULE;
+    let step = |blocks: u64| target::REGISTER_FILE / (threads * blocks).max(1) / granule * granule;
+    let mut blocks = 1;
+    while step(blocks) > regs as u64 {
+        blocks += 1;
+    }
+    (step(blocks) as u32).max(1)
 }
 
 /// The planner's parameters from the knobs and the function's target.
@@ -319,7 +341,13 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
         return false;
     }
     let t = target::for_function(f, k);
-    let own = own_target(k, t);
+    let bounds = target::launch_bounds(f);
+    let threads = bounds.reqntid.as_ref().or(bounds.maxntid.as_ref());
+    let threads_only = match (threads, bounds.minctasm) {
+        (Some(d), None | Some(0..=1)) => Some(d.iter().product::<u64>()),
+        _ => None,
+    };
+    let own = own_target(k, t, threads_only);
     let p = params(k, own);
     let dump = k.dump_remat() > 0;
     let fname = f.get_name().to_string_lossy().into_owned();
@@ -556,9 +584,38 @@ exit:
     fn functions_without_a_cap_get_remats_own_default() {
         use target::{Source, Target};
         let k = Knobs::defaults();
-        assert_eq!(own_target(&k, Target { regs: 64, source: Source::Default }), 48);
-        assert_eq!(own_target(&k, Target { regs: 64, source: Source::LaunchBounds }), 64);
-        assert_eq!(own_target(&k, Target { regs: 40, source: Source::Knob }), 40);
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::Default }, Some(256)), 48);
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::LaunchBounds }, None), 64);
+        assert_eq!(own_target(&k, Target { regs: 40, source: Source::Knob }, Some(256)), 40);
+    }
+
+    #[test]
+    fn launch_bounds_without_min_blocks_get_the_default_within_their_share() {
+        use target::{Source, Target};
+        let mut k = Knobs::defaults();
+        let lb = |regs| Target { regs, source: Source::LaunchBounds };
+        assert_eq!(own_target(&k, lb(168), Some(384)), 168);
+        k.set(crate::knobs::K::nv_remat_threads_only_target, 64);
+        // CUB's onesweep kernel: .maxntid 384 only, a share of 168.
+        // 384 threads: 64 registers hold 2 blocks, as 80 do; 56 is the step for 3.
+        assert_eq!(own_target(&k, lb(168), Some(384)), 56);
+        assert_eq!(own_target(&k, lb(255), Some(256)), 64);
+        assert_eq!(own_target(&k, lb(64), Some(1024)), 64);
+        assert_eq!(own_target(&k, lb(32), Some(384)), 32);
+        assert_eq!(own_target(&k, lb(168), None), 168);
+        k.set(crate::knobs::K::nv_remat_threads_only_target, 0);
+        assert_eq!(own_target(&k, lb(168), Some(384)), 168);
+    }
+
+    #[test]
+    fn occupancy_steps() {
+        assert_eq!(occupancy_step(384, 64), 56);
+        assert_eq!(occupancy_step(384, 80), 80);
+        assert_eq!(occupancy_step(384, 79), 56);
+        assert_eq!(occupancy_step(256, 64), 64);
+        assert_eq!(occupancy_step(128, 48), 48);
+        assert_eq!(occupancy_step(192, 64), 64);
+        assert_eq!(occupancy_step(2048, 32), 32);
     }
 
     #[test]
