@@ -56,8 +56,7 @@ pub struct Target {
 /// multiple of [`REGS_PER_THREAD_GRANULE`] as ptxas allocates them, at most 255; 255 without
 /// launch bounds.
 pub fn register_budget(bounds: &LaunchBounds, file: u64) -> u64 {
-    let dims = bounds.reqntid.as_ref().or(bounds.maxntid.as_ref());
-    let threads: u64 = dims.map(|d| d.iter().product::<u64>()).unwrap_or(0);
+    let threads = threads_per_block(bounds).unwrap_or(0);
     let blocks = bounds.minctasm.unwrap_or(1).max(1);
     match threads.checked_mul(blocks) {
         Some(t) if t > 0 => {
@@ -73,6 +72,37 @@ pub fn register_budget(bounds: &LaunchBounds, file: u64) -> u64 {
         }
         _ => MAX_REGS_PER_THREAD,
     }
+}
+
+/// The threads per block the launch bounds name (`reqntid`, else `maxntid`), if any.
+pub fn threads_per_block(bounds: &LaunchBounds) -> Option<u64> {
+    let dims = bounds.reqntid.as_ref().or(bounds.maxntid.as_ref());
+    dims.map(|d| d.iter().product::<u64>())
+}
+
+/// The threads per block of launch bounds that name a thread count and ask for no occupancy
+/// (no minimum of blocks per SM, or a minimum of 1); None otherwise.
+pub fn threads_only(bounds: &LaunchBounds) -> Option<u64> {
+    match bounds.minctasm {
+        None | Some(0..=1) => threads_per_block(bounds),
+        _ => None,
+    }
+}
+
+/// The highest occupancy step at or below `regs` for `threads`-thread blocks: the register
+/// budget ([`register_budget`]) of the most blocks per SM whose budget is at most `regs`; the
+/// one-block budget, the share, when `regs` is above it.
+pub fn occupancy_step(threads: u64, regs: u32) -> u32 {
+    let step = |blocks: u64| {
+        let bounds =
+            LaunchBounds { maxntid: Some(vec![threads]), reqntid: None, minctasm: Some(blocks) };
+        register_budget(&bounds, REGISTER_FILE)
+    };
+    let mut blocks = 1;
+    while step(blocks) > regs as u64 {
+        blocks += 1;
+    }
+    (step(blocks) as u32).max(1)
 }
 
 /// The target from a kernel's launch bounds and the `-nv-maxreg` value (0: none).
@@ -112,6 +142,25 @@ mod tests {
 
     fn lb(maxntid: Option<Vec<u64>>, minctasm: Option<u64>) -> LaunchBounds {
         LaunchBounds { maxntid, reqntid: None, minctasm }
+    }
+
+    #[test]
+    fn occupancy_steps() {
+        assert_eq!(occupancy_step(384, 64), 56);
+        assert_eq!(occupancy_step(384, 80), 80);
+        assert_eq!(occupancy_step(384, 79), 56);
+        assert_eq!(occupancy_step(256, 64), 64);
+        assert_eq!(occupancy_step(128, 48), 48);
+        assert_eq!(occupancy_step(192, 64), 64);
+        assert_eq!(occupancy_step(2048, 32), 32);
+    }
+
+    #[test]
+    fn thread_only_bounds() {
+        assert_eq!(threads_only(&lb(Some(vec![384]), None)), Some(384));
+        assert_eq!(threads_only(&lb(Some(vec![32, 4, 1]), Some(1))), Some(128));
+        assert_eq!(threads_only(&lb(Some(vec![384]), Some(2))), None);
+        assert_eq!(threads_only(&lb(None, None)), None);
     }
 
     #[test]

@@ -252,23 +252,10 @@ pub fn own_target(k: &Knobs, t: target::Target, threads_only: Option<u64>) -> u3
     match (t.source, threads_only) {
         (target::Source::Default, _) => k.nv_remat_default_target() as u32,
         (target::Source::LaunchBounds, Some(threads)) if threads_target > 0 => {
-            occupancy_step(threads, t.regs.min(threads_target))
+            target::occupancy_step(threads, t.regs.min(threads_target))
         }
         _ => t.regs,
     }
-}
-
-/// The highest occupancy step at or below `regs` for `threads`-thread blocks: the most
-/// registers per thread at which some number of blocks still fits in the register file
-/// (rounded down to ptxas's granule); one block's step, the share, when `regs` is above it.
-pub fn occupancy_step(threads: u64, regs: u32) -> u32 {
-    let granule = target::REGS_PER_THREAD_GRANULE;
-    let step = |blocks: u64| target::REGISTER_FILE / (threads * blocks).max(1) / granule * granule;
-    let mut blocks = 1;
-    while step(blocks) > regs as u64 {
-        blocks += 1;
-    }
-    (step(blocks) as u32).max(1)
 }
 
 /// The planner's parameters from the knobs and the function's target.
@@ -341,13 +328,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
         return false;
     }
     let t = target::for_function(f, k);
-    let bounds = target::launch_bounds(f);
-    let threads = bounds.reqntid.as_ref().or(bounds.maxntid.as_ref());
-    let threads_only = match (threads, bounds.minctasm) {
-        (Some(d), None | Some(0..=1)) => Some(d.iter().product::<u64>()),
-        _ => None,
-    };
-    let own = own_target(k, t, threads_only);
+    let own = own_target(k, t, target::threads_only(&target::launch_bounds(f)));
     let p = params(k, own);
     let dump = k.dump_remat() > 0;
     let fname = f.get_name().to_string_lossy().into_owned();
@@ -605,17 +586,6 @@ exit:
         assert_eq!(own_target(&k, lb(168), None), 168);
         k.set(crate::knobs::K::nv_remat_threads_only_target, 0);
         assert_eq!(own_target(&k, lb(168), Some(384)), 168);
-    }
-
-    #[test]
-    fn occupancy_steps() {
-        assert_eq!(occupancy_step(384, 64), 56);
-        assert_eq!(occupancy_step(384, 80), 80);
-        assert_eq!(occupancy_step(384, 79), 56);
-        assert_eq!(occupancy_step(256, 64), 64);
-        assert_eq!(occupancy_step(128, 48), 48);
-        assert_eq!(occupancy_step(192, 64), 64);
-        assert_eq!(occupancy_step(2048, 32), 32);
     }
 
     #[test]
