@@ -243,10 +243,11 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
 /// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
 /// `nv-remat-default-target` instead of the shared default (src/analysis/pressure/target.rs).
 /// `threads_only`: the thread count of launch bounds that give no minimum of blocks per SM (or
-/// a minimum of 1); with `nv-remat-threads-only-target` set (0, the default: off) such a
-/// kernel gets the highest occupancy step at or below it and its share (the bound caps registers but asks for
-/// no occupancy; ptxas picks an occupancy step itself and spills to reach it). A target between
-/// two steps would free registers that buy no resident block.
+/// a minimum of 1; `target::threads_only`). With `nv-remat-threads-only-target` set (0, the
+/// default: off) such a kernel gets the highest occupancy step at or below it and its share
+/// (`target::occupancy_step`): the bound caps registers but asks for no occupancy, and ptxas
+/// picks an occupancy step itself and spills to reach it. A target between two steps would
+/// free registers that buy no resident block.
 pub fn own_target(k: &Knobs, t: target::Target, threads_only: Option<u64>) -> u32 {
     let threads_target = k.nv_remat_threads_only_target() as u32;
     match (t.source, threads_only) {
@@ -571,13 +572,13 @@ exit:
     }
 
     #[test]
-    fn launch_bounds_without_min_blocks_get_the_default_within_their_share() {
+    fn thread_only_bounds_get_an_occupancy_step_within_their_share_when_asked() {
         use target::{Source, Target};
         let mut k = Knobs::defaults();
         let lb = |regs| Target { regs, source: Source::LaunchBounds };
+        // CUB's onesweep kernel: .maxntid 384 only, a share of 168; by default the share.
         assert_eq!(own_target(&k, lb(168), Some(384)), 168);
         k.set(crate::knobs::K::nv_remat_threads_only_target, 64);
-        // CUB's onesweep kernel: .maxntid 384 only, a share of 168.
         // 384 threads: 64 registers hold 2 blocks, as 80 do; 56 is the step for 3.
         assert_eq!(own_target(&k, lb(168), Some(384)), 56);
         assert_eq!(own_target(&k, lb(255), Some(256)), 64);

@@ -90,7 +90,9 @@
 //!
 //! Knobs: `do-remat` (3; 0 switches the pass off, in llc and in opt), `nv-remat-default-target`
 //! (48, nvopt's), `nv-remat-threads-only-target` (0 = off, nvopt's: the target of launch
-//! bounds that give only a thread count, at an occupancy step within their share), `remat-maxreg-ceiling` (0 = none), `remat-max-live-limit` (10), `remat-loop-trip` (10), `remat-lli-factor` (10),
+//! bounds that give only a thread count, at an occupancy step within their share),
+//! `remat-maxreg-ceiling` (0 = none), `remat-max-live-limit` (10), `remat-loop-trip` (10),
+//! `remat-lli-factor` (10),
 //! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `nv-remat-extend-operands` (8, nvopt's:
 //! the most blocks an operand's range may grow through; 0 = only operands live into the site),
 //! `nv-remat-derotate` (1, nvopt's: the fewest carried values a loop's exit must receive for
@@ -106,8 +108,7 @@
 //! `nv-remat-threads-only-target` lowers that target to an occupancy step; it is off because a
 //! kernel brought just above a lower step is one ptxas squeezes into that step with spills (CUB's
 //! select sweeps), so it moves a frame from one kernel to another (docs/DEPARTURES.md). Neither
-//! is
-//! cicc's 80% of the current pressure (cicc's IR remat changes no bench kernel's registers at
+//! is cicc's 80% of the current pressure (cicc's IR remat changes no bench kernel's registers at
 //! default bounds; 80% would clone code into every kernel whose pressure ptxas fits anyway). 48
 //! rather than the other passes' 64 (src/analysis/pressure/target.rs) was chosen on the corpora
 //! (docs/DEPARTURES.md lists this and the other differences under "Rematerialization: how
