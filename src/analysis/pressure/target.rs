@@ -89,22 +89,6 @@ pub fn threads_only(bounds: &LaunchBounds) -> Option<u64> {
     }
 }
 
-/// The highest occupancy step at or below `regs` for `threads`-thread blocks: the register
-/// budget ([`register_budget`]) of the most blocks per SM whose budget is at most `regs`; the
-/// one-block budget, the share, when `regs` is above it.
-pub fn occupancy_step(threads: u64, regs: u32) -> u32 {
-    let step = |blocks: u64| {
-        let bounds =
-            LaunchBounds { maxntid: Some(vec![threads]), reqntid: None, minctasm: Some(blocks) };
-        register_budget(&bounds, REGISTER_FILE)
-    };
-    let mut blocks = 1;
-    while step(blocks) > regs as u64 {
-        blocks += 1;
-    }
-    (step(blocks) as u32).max(1)
-}
-
 /// The target from a kernel's launch bounds and the `-nv-maxreg` value (0: none).
 pub fn target(maxreg: i64, bounds: &LaunchBounds) -> Target {
     if !bounds.is_empty() {
@@ -142,17 +126,6 @@ mod tests {
 
     fn lb(maxntid: Option<Vec<u64>>, minctasm: Option<u64>) -> LaunchBounds {
         LaunchBounds { maxntid, reqntid: None, minctasm }
-    }
-
-    #[test]
-    fn occupancy_steps() {
-        assert_eq!(occupancy_step(384, 64), 56);
-        assert_eq!(occupancy_step(384, 80), 80);
-        assert_eq!(occupancy_step(384, 79), 56);
-        assert_eq!(occupancy_step(256, 64), 64);
-        assert_eq!(occupancy_step(128, 48), 48);
-        assert_eq!(occupancy_step(192, 64), 64);
-        assert_eq!(occupancy_step(2048, 32), 32);
     }
 
     #[test]

@@ -243,18 +243,15 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
 /// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
 /// `nv-remat-default-target` instead of the shared default (src/analysis/pressure/target.rs).
 /// `threads_only`: the thread count of launch bounds that give no minimum of blocks per SM (or
-/// a minimum of 1; `target::threads_only`). With `nv-remat-threads-only-target` set (0, the
-/// default: off) such a kernel gets the highest occupancy step at or below it and its share
-/// (`target::occupancy_step`): the bound caps registers but asks for no occupancy, and ptxas
-/// picks an occupancy step itself and spills to reach it. A target between two steps would
-/// free registers that buy no resident block.
+/// a minimum of 1; `target::threads_only`). Such a kernel's target is its share capped at
+/// `nv-remat-threads-only-target` (72; 0: the whole share): the bound caps registers but asks
+/// for no occupancy, and ptxas picks an occupancy step itself and spills to reach it, so a
+/// target of the whole share (168 for 384 threads) leaves nv-remat idle where ptxas spills.
 pub fn own_target(k: &Knobs, t: target::Target, threads_only: Option<u64>) -> u32 {
     let threads_target = k.nv_remat_threads_only_target() as u32;
     match (t.source, threads_only) {
         (target::Source::Default, _) => k.nv_remat_default_target() as u32,
-        (target::Source::LaunchBounds, Some(threads)) if threads_target > 0 => {
-            target::occupancy_step(threads, t.regs.min(threads_target))
-        }
+        (target::Source::LaunchBounds, Some(_)) if threads_target > 0 => t.regs.min(threads_target),
         _ => t.regs,
     }
 }
@@ -572,19 +569,19 @@ exit:
     }
 
     #[test]
-    fn thread_only_bounds_get_an_occupancy_step_within_their_share_when_asked() {
+    fn thread_only_bounds_get_their_share_capped_by_the_knob() {
         use target::{Source, Target};
         let mut k = Knobs::defaults();
         let lb = |regs| Target { regs, source: Source::LaunchBounds };
-        // CUB's onesweep kernel: .maxntid 384 only, a share of 168; by default the share.
-        assert_eq!(own_target(&k, lb(168), Some(384)), 168);
-        k.set(crate::knobs::K::nv_remat_threads_only_target, 64);
-        // 384 threads: 64 registers hold 2 blocks, as 80 do; 56 is the step for 3.
-        assert_eq!(own_target(&k, lb(168), Some(384)), 56);
-        assert_eq!(own_target(&k, lb(255), Some(256)), 64);
+        // CUB's onesweep kernel: .maxntid 384 only, a share of 168; by default capped at 72,
+        // below the two-block step (80) that ptxas settles it at.
+        assert_eq!(own_target(&k, lb(168), Some(384)), 72);
+        assert_eq!(own_target(&k, lb(255), Some(256)), 72);
+        // A share below the cap, or bounds that ask for blocks per SM, keep the share.
         assert_eq!(own_target(&k, lb(64), Some(1024)), 64);
-        assert_eq!(own_target(&k, lb(32), Some(384)), 32);
-        assert_eq!(own_target(&k, lb(168), None), 168);
+        assert_eq!(own_target(&k, lb(80), None), 80);
+        k.set(crate::knobs::K::nv_remat_threads_only_target, 64);
+        assert_eq!(own_target(&k, lb(168), Some(384)), 64);
         k.set(crate::knobs::K::nv_remat_threads_only_target, 0);
         assert_eq!(own_target(&k, lb(168), Some(384)), 168);
     }

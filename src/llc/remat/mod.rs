@@ -24,10 +24,9 @@
 //! The algorithm (src/llc/remat/plan.rs), per round, up to 5 rounds (cicc's count):
 //! 1. Pressure: per-block live-in sets and the largest number of 32-bit registers live at once
 //!    in each block (src/analysis/pressure). The target (src/analysis/pressure/target.rs): the kernel's launch bounds,
-//!    else `-nv-maxreg`, else `nv-remat-default-target` (48); with
-//!    `nv-remat-threads-only-target` set, launch bounds with no minimum of blocks per SM give the
-//!    highest occupancy step at or below it within their share; `remat-maxreg-ceiling` caps it
-//!    further. Blocks whose
+//!    else `-nv-maxreg`, else `nv-remat-default-target` (48); launch bounds with no minimum of
+//!    blocks per SM give their share capped at `nv-remat-threads-only-target` (72);
+//!    `remat-maxreg-ceiling` caps it further. Blocks whose
 //!    peak exceeds it are the high-pressure blocks; none: nothing to do.
 //! 2. Candidates: values live into a high-pressure block. Each use outside the defining block
 //!    is a site (a PHI operand's site is the end of its incoming block). At each site the chain
@@ -89,8 +88,8 @@
 //! (one remark per function). Modules other than NVPTX are left alone.
 //!
 //! Knobs: `do-remat` (3; 0 switches the pass off, in llc and in opt), `nv-remat-default-target`
-//! (48, nvopt's), `nv-remat-threads-only-target` (0 = off, nvopt's: the target of launch
-//! bounds that give only a thread count, at an occupancy step within their share),
+//! (48, nvopt's), `nv-remat-threads-only-target` (72, nvopt's: the cap on the target of
+//! launch bounds that give only a thread count; 0 = their whole share),
 //! `remat-maxreg-ceiling` (0 = none), `remat-max-live-limit` (10), `remat-loop-trip` (10),
 //! `remat-lli-factor` (10),
 //! `remat-load` (1), `nv-remat-max-chain` (8, nvopt's), `nv-remat-extend-operands` (8, nvopt's:
@@ -102,12 +101,12 @@
 //! Where nvopt differs from cicc, and why: without `-nv-maxreg`, launch bounds or a ceiling the
 //! target is 48 registers (`nv-remat-default-target`; 42 resident warps per SM on sm_90); that
 //! of a kernel whose launch bounds give a thread count but no minimum of blocks per SM is the
-//! register file's share of those threads (168 for 384), although such a bound asks for no
-//! occupancy and ptxas still picks an occupancy step of its own and spills to reach it (CUB's
-//! onesweep kernel under `.maxntid 384`: 80 registers and 24 B of spills).
-//! `nv-remat-threads-only-target` lowers that target to an occupancy step; it is off because a
-//! kernel brought just above a lower step is one ptxas squeezes into that step with spills (CUB's
-//! select sweeps), so it moves a frame from one kernel to another (docs/DEPARTURES.md). Neither
+//! register file's share of those threads (168 for 384) capped at 72
+//! (`nv-remat-threads-only-target`): such a bound asks for no occupancy, and ptxas still picks
+//! an occupancy step of its own and spills to reach it (CUB's onesweep kernel under
+//! `.maxntid 384`: 80 registers and 24 B of spills at the whole share, none at 72). The cap sits
+//! below the step rather than on it: a kernel that nv-remat brings just above a lower step is
+//! one ptxas squeezes into that step with spills (CUB's select sweeps at 64 or 48). Neither
 //! is cicc's 80% of the current pressure (cicc's IR remat changes no bench kernel's registers at
 //! default bounds; 80% would clone code into every kernel whose pressure ptxas fits anyway). 48
 //! rather than the other passes' 64 (src/analysis/pressure/target.rs) was chosen on the corpora
