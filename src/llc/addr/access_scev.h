@@ -43,7 +43,10 @@ private:
   bool AssumeNsw;
   // extended()'s answers (any depth's answer is exact, so the first one is kept).
   llvm::DenseMap<std::pair<llvm::Value *, llvm::Type *>, const llvm::SCEV *> Extended;
+  // address()'s answers, kept the same way.
+  llvm::DenseMap<llvm::Value *, const llvm::SCEV *> Addresses;
 
+  const llvm::SCEV *rebuild(llvm::Value *Ptr, unsigned Depth);
   const llvm::SCEV *pointerRecurrence(llvm::PHINode *P, const llvm::SCEV *Plain, unsigned Depth);
   const llvm::SCEV *index(llvm::Value *Idx, unsigned Depth);
   const llvm::SCEV *extended(llvm::Value *V, llvm::Type *Wide, unsigned Depth);

@@ -373,7 +373,6 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
                 crate::stats::add(PASS, "functions above their register target", 1);
             }
             for x in &out.refusals {
-                let (v, name, why) = refusal_text(&r, x);
                 let what = match x {
                     Refusal::NotCheap { .. } => "values refused: definition not recomputable",
                     Refusal::Unavailable { .. } => "values refused: operand unavailable",
@@ -381,6 +380,10 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
                     _ => "values refused: chain too costly",
                 };
                 crate::stats::add(PASS, what, 1);
+                if !dump && !remarks.enabled() {
+                    continue;
+                }
+                let (v, name, why) = refusal_text(&r, x);
                 if dump {
                     eprintln!("nv-remat:   refused {}: {why}", String::from_utf8_lossy(&r.text(v)));
                 }
@@ -426,9 +429,14 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
             break;
         }
         last_max = out.max;
+        let report = dump || remarks.enabled();
         for x in &out.remats {
-            let text = r.text(x.value);
-            let blocks: Vec<String> = x.sites.iter().map(|s| r.block_name(s.block)).collect();
+            // Printing a value numbers its whole function: only for a dump or a remark.
+            let (text, blocks) = if report {
+                (r.text(x.value), x.sites.iter().map(|s| r.block_name(s.block)).collect())
+            } else {
+                (Vec::new(), Vec::<String>::new())
+            };
             let n: usize = x.sites.iter().map(|s| s.chain.len()).sum();
             if dump {
                 eprintln!(
