@@ -33,14 +33,13 @@ const SCEV *AccessScev::address(Value *Ptr, unsigned Depth) {
 const SCEV *AccessScev::rebuild(Value *Ptr, unsigned Depth) {
   // nv-scev's own expression, asked for first even where the rebuild replaces it: building it
   // can set wrap flags on the expressions the rebuild then shares (ScalarEvolution uniques them).
-  const SCEV *PlainS = NV.getSCEV(Ptr);
-  auto Plain = [&] { return PlainS; };
+  const SCEV *Plain = NV.getSCEV(Ptr);
   if (auto *P = dyn_cast<PHINode>(Ptr); P && Depth <= searchBudgets().AccessScevMaxDepth)
-    if (const SCEV *R = pointerRecurrence(P, Plain(), Depth))
+    if (const SCEV *R = pointerRecurrence(P, Plain, Depth))
       return R;
   auto *G = dyn_cast<GetElementPtrInst>(Ptr);
   if (!G || Depth > searchBudgets().AccessScevMaxDepth || !G->getType()->isPointerTy())
-    return Plain();
+    return Plain;
   const DataLayout &DL = G->getDataLayout();
   Type *IntTy = DL.getIndexType(G->getType());
   const SCEV *Off = SE.getZero(IntTy);
@@ -48,14 +47,14 @@ const SCEV *AccessScev::rebuild(Value *Ptr, unsigned Depth) {
     if (StructType *STy = GTI.getStructTypeOrNull()) {
       auto *Field = dyn_cast<ConstantInt>(GTI.getOperand());
       if (!Field)
-        return Plain();
+        return Plain;
       Off = SE.getAddExpr(Off, SE.getOffsetOfExpr(IntTy, STy, Field->getZExtValue()));
       continue;
     }
     Type *Elt = GTI.getIndexedType();
     if (!GTI.getOperand()->getType()->isIntegerTy() || !Elt->isSized() ||
         DL.getTypeAllocSize(Elt).isScalable())
-      return Plain();
+      return Plain;
     const SCEV *Idx = SE.getTruncateOrSignExtend(index(GTI.getOperand(), Depth + 1), IntTy);
     Off = SE.getAddExpr(Off, SE.getMulExpr(SE.getSizeOfExpr(IntTy, Elt), Idx));
   }
