@@ -242,16 +242,16 @@ fn insertion_point(bb: LLVMBasicBlockRef, v: LLVMValueRef) -> Option<LLVMValueRe
 
 /// nv-remat's register target: the function's (launch bounds, `-nv-maxreg`), else
 /// `nv-remat-default-target` instead of the shared default (src/analysis/pressure/target.rs).
-/// `threads_only`: the thread count of launch bounds that give no minimum of blocks per SM (or
-/// a minimum of 1; `target::threads_only`). Such a kernel's target is its share capped at
+/// `threads_only`: the launch bounds name a thread count and no minimum of blocks per SM (or a
+/// minimum of 1; `target::threads_only`). Such a kernel's target is its share capped at
 /// `nv-remat-threads-only-target` (72; 0: the whole share): the bound caps registers but asks
 /// for no occupancy, and ptxas picks an occupancy step itself and spills to reach it, so a
 /// target of the whole share (168 for 384 threads) leaves nv-remat idle where ptxas spills.
-pub fn own_target(k: &Knobs, t: target::Target, threads_only: Option<u64>) -> u32 {
+pub fn own_target(k: &Knobs, t: target::Target, threads_only: bool) -> u32 {
     let threads_target = k.nv_remat_threads_only_target() as u32;
     match (t.source, threads_only) {
         (target::Source::Default, _) => k.nv_remat_default_target() as u32,
-        (target::Source::LaunchBounds, Some(_)) if threads_target > 0 => t.regs.min(threads_target),
+        (target::Source::LaunchBounds, true) if threads_target > 0 => t.regs.min(threads_target),
         _ => t.regs,
     }
 }
@@ -326,7 +326,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
         return false;
     }
     let t = target::for_function(f, k);
-    let own = own_target(k, t, target::threads_only(&target::launch_bounds(f)));
+    let own = own_target(k, t, target::threads_only(&target::launch_bounds(f)).is_some());
     let p = params(k, own);
     let dump = k.dump_remat() > 0;
     let fname = f.get_name().to_string_lossy().into_owned();
@@ -571,9 +571,9 @@ exit:
     fn functions_without_a_cap_get_remats_own_default() {
         use target::{Source, Target};
         let k = Knobs::defaults();
-        assert_eq!(own_target(&k, Target { regs: 64, source: Source::Default }, Some(256)), 48);
-        assert_eq!(own_target(&k, Target { regs: 64, source: Source::LaunchBounds }, None), 64);
-        assert_eq!(own_target(&k, Target { regs: 40, source: Source::Knob }, Some(256)), 40);
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::Default }, true), 48);
+        assert_eq!(own_target(&k, Target { regs: 64, source: Source::LaunchBounds }, false), 64);
+        assert_eq!(own_target(&k, Target { regs: 40, source: Source::Knob }, true), 40);
     }
 
     #[test]
@@ -583,15 +583,15 @@ exit:
         let lb = |regs| Target { regs, source: Source::LaunchBounds };
         // CUB's onesweep kernel: .maxntid 384 only, a share of 168; by default capped at 72,
         // below the two-block step (80) that ptxas settles it at.
-        assert_eq!(own_target(&k, lb(168), Some(384)), 72);
-        assert_eq!(own_target(&k, lb(255), Some(256)), 72);
+        assert_eq!(own_target(&k, lb(168), true), 72);
+        assert_eq!(own_target(&k, lb(255), true), 72);
         // A share below the cap, or bounds that ask for blocks per SM, keep the share.
-        assert_eq!(own_target(&k, lb(64), Some(1024)), 64);
-        assert_eq!(own_target(&k, lb(80), None), 80);
+        assert_eq!(own_target(&k, lb(64), true), 64);
+        assert_eq!(own_target(&k, lb(80), false), 80);
         k.set(crate::knobs::K::nv_remat_threads_only_target, 64);
-        assert_eq!(own_target(&k, lb(168), Some(384)), 64);
+        assert_eq!(own_target(&k, lb(168), true), 64);
         k.set(crate::knobs::K::nv_remat_threads_only_target, 0);
-        assert_eq!(own_target(&k, lb(168), Some(384)), 168);
+        assert_eq!(own_target(&k, lb(168), true), 168);
     }
 
     #[test]
