@@ -68,6 +68,9 @@ if ptxas and os.path.exists(ptxas):
     config.substitutions.append(("%ptxas", ptxas))
 if nv_bin:
     config.environment["NVOPT_NVIDIA_BIN"] = nv_bin
+# valgrind (callgrind) for the bench's instruction counts (bench.py --count-instructions).
+if shutil.which("valgrind"):
+    config.available_features.add("valgrind")
 cicc = os.path.join(nvvm_bin, "cicc")
 if os.path.exists(cicc):
     config.available_features.add("cicc")

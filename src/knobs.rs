@@ -278,7 +278,7 @@ pub fn find(name: &str) -> Option<(usize, &'static Knob)> {
 
 /// Current knob values: read from LLVM's command line in the plugin, defaults plus overrides
 /// in tests.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Knobs {
     values: Vec<i64>,
 }

@@ -2,12 +2,32 @@
 //! that the passes add to, printed at exit in LLVM's `-stats` layout when `-nv-stats` is on.
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
 
 static COUNTERS: Mutex<BTreeMap<(String, &'static str), u64>> = Mutex::new(BTreeMap::new());
 
-/// Adds `n` to the counter `what` of pass `pass`.
+/// Whether `-nv-stats` is on: 0 not read yet, 1 off, 2 on. Read once, at the first count (the
+/// passes count only after LLVM has parsed the command line), so that a count costs a load when
+/// nothing will print it (nv-scev counts every query).
+static ON: AtomicU8 = AtomicU8::new(0);
+
+fn on() -> bool {
+    match ON.load(Ordering::Relaxed) {
+        0 => {
+            let on = crate::ffi::knob_value(crate::knobs::K::nv_stats as usize) != 0;
+            ON.store(1 + on as u8, Ordering::Relaxed);
+            on
+        }
+        v => v == 2,
+    }
+}
+
+/// Adds `n` to the counter `what` of pass `pass` (kept only under `-nv-stats`).
 pub fn add(pass: &str, what: &'static str, n: u64) {
+    if !on() {
+        return;
+    }
     let mut c = COUNTERS.lock().unwrap_or_else(|e| e.into_inner());
     *c.entry((pass.to_string(), what)).or_insert(0) += n;
 }

@@ -19,6 +19,7 @@ import os
 import platform
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -71,6 +72,10 @@ def parse_args(argv):
     p.add_argument("--no-build", action="store_true", help="do not run scripts/build.sh")
     p.add_argument("--no-verify-each", action="store_true",
                    help="skip the extra opt -verify-each / llc -verify-machineinstrs run")
+    p.add_argument("--count-instructions", action="store_true",
+                   help="also run each LLVM column's clang, opt and llc once under valgrind's callgrind "
+                        "and report the instructions they execute: a compile-cost figure that, unlike "
+                        "time, does not move with the machine's load (needs valgrind)")
     p.add_argument("--no-charts", action="store_true", help="skip the PNG charts (no matplotlib)")
     p.add_argument("--run", action="store_true",
                    help="GPU mode (nvopt_tools/bench/gpu_run.py): then run each column's PTX of the kernels "
@@ -102,6 +107,11 @@ def parse_args(argv):
     if args.variants and "nvopt" not in comps:
         p.error("--variant reuses the nvopt column's IR: keep nvopt in --compilers")
     args.comps = comps
+    args.valgrind = ""
+    if args.count_instructions:
+        args.valgrind = shutil.which("valgrind") or ""
+        if not args.valgrind:
+            p.error("--count-instructions needs valgrind on PATH (apt-get install valgrind)")
     args.columns = comps + [f"nvopt:{n}" for n in names]
     default = args.level + ("-quick" if args.quick else "") + maxreg_suffix(args)
     args.out = os.path.abspath(args.out or os.path.join(ROOT, "build", "bench", default))
@@ -148,6 +158,8 @@ def metadata(args, tools, files, elapsed):
         "host": f"{platform.node()}, {os.cpu_count()} CPUs",
         "kernel files": f"{len(files)} ({'quick set' if args.quick else 'selected' if args.kernels else 'all'})",
         "repetitions": f"{args.reps} (median)",
+        "instructions": (f"counted: each LLVM step once more under {args.valgrind} --tool=callgrind"
+                         if args.valgrind else "not counted (--count-instructions)"),
         "knobs": " ".join(f"-{k}" for k in args.knob) or "none",
         "register cap": maxreg_note(args),
         "upstream": f"clang++ -O3 -Xclang -disable-llvm-passes → opt -passes='{up_opt}' → llc {llc_level} -mcpu=sm_90",
@@ -232,7 +244,8 @@ def main(argv=None):
         stem = os.path.basename(src)[:-3]
         t1 = time.perf_counter()
         res = compile_file(src, os.path.join(args.out, "work", stem), tools, args.level, args.comps,
-                           args.knob, args.reps, not args.no_verify_each, args.variants, args.maxreg)
+                           args.knob, args.reps, not args.no_verify_each, args.variants, args.maxreg,
+                           args.valgrind)
         status = "ok" if not res.failures else f"{len(res.failures)} failure(s)"
         log(f"[{i}/{len(files)}] {stem}: {status} ({time.perf_counter() - t1:.1f} s)")
         results.append(res)

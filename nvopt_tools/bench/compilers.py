@@ -106,6 +106,25 @@ def wait_with_usage(proc, timeout):
         time.sleep(0.002)
 
 
+# valgrind's callgrind counts the instructions a step executes: the same count on every run and
+# every machine load, unlike its time (bench.py --count-instructions). The output file is not
+# needed; the total is the "Collected : N" line on stderr.
+COLLECTED = re.compile(r"^==\d+== Collected : (\d+)$", re.M)
+
+
+def count_instructions(step, cwd, valgrind):
+    """Runs `step` once under `valgrind --tool=callgrind`; returns (instructions, error)."""
+    counted = Step(step.name, [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                               *step.argv], step.stdout)
+    ok, _, msg = run_step(counted, cwd)
+    if not ok:
+        return None, f"{step.name} under valgrind: {msg}"
+    m = COLLECTED.search(msg)
+    if not m:
+        return None, f"{step.name} under valgrind: no 'Collected :' line in its output"
+    return int(m.group(1)), ""
+
+
 def tail(text, n=12):
     lines = text.strip().splitlines()
     return "\n".join(lines[-n:])

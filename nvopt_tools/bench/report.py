@@ -18,10 +18,14 @@ TIMES = [("opt_ms", "opt time"), ("llc_ms", "llc time"),
          ("total_ms", "compile time, front end to PTX"),
          ("opt_cpu_ms", "opt CPU time"), ("llc_cpu_ms", "llc CPU time"),
          ("total_cpu_ms", "compile CPU time, front end to PTX")]
+# Instructions executed (bench.py --count-instructions: each step once under callgrind), the
+# compile-cost figure that does not move with the machine's load.
+INSTRS = [("opt_ir", "opt instructions"), ("llc_ir", "llc instructions"),
+          ("total_ir", "compile instructions, front end to PTX")]
 COLUMNS = ["level", "file", "entry", "compiler", "regs", "spill_stores", "spill_loads", "stack",
            "ptx_instrs", "movs", "sass_instrs", "ptx_loop", "sass_loop", "ptxcheck", "clang_ms", "opt_ms", "llc_ms", "nvcc_ms",
            "cicc_ms", "total_ms", "clang_cpu_ms", "opt_cpu_ms", "llc_cpu_ms", "nvcc_cpu_ms", "cicc_cpu_ms",
-           "total_cpu_ms"]
+           "total_cpu_ms", "clang_ir", "opt_ir", "llc_ir", "total_ir"]
 SHORT = {"upstream": "up", "nvopt": "nvopt", "nvidia": "nv", "nvvm-latest": "nvl"}
 
 
@@ -37,6 +41,10 @@ def rows_from(results, level, comps):
             cpu = [k for k in t if k.endswith(f"{CPU_SUFFIX}_ms")]
             t["total_cpu_ms"] = sum(t[k] for k in cpu)
             t["total_ms"] = sum(v for k, v in t.items() if k not in cpu and k != "total_cpu_ms")
+            n = res.instrs.get(c)
+            if n:
+                t.update({f"{k}_ir": v for k, v in n.items()})
+                t["total_ir"] = sum(n.values())
             for e in names:
                 fig = res.entries[c].get(e)
                 if fig is None:
@@ -109,7 +117,8 @@ def geomean_table(idx, comps):
     for key, label, zeroable in FIGURES:
         cells = [cell(pair_ratios(idx, a, b, key, zeroable)) for a, b in ps]
         lines.append(f"| {label}{' (+1)' if zeroable else ''} | " + " | ".join(cells) + " |")
-    for key, label in TIMES:
+    counted = any(r.get("total_ir") for by in idx.values() for r in by.values())
+    for key, label in TIMES + (INSTRS if counted else []):
         cells = [cell(pair_ratios(idx, a, b, key, False, per_file=True)) for a, b in ps]
         lines.append(f"| {label} (per file) | " + " | ".join(cells) + " |")
     return lines
@@ -188,6 +197,23 @@ def findings_section(results, comps):
     return out + ([""] if any(found.values()) else [])
 
 
+def instruction_totals(idx, comps):
+    """With --count-instructions: each LLVM column's instructions summed over the files (clang,
+    opt, llc), and the ratio of the sums, which weighs the large files as the geomean does not."""
+    sums = {}
+    for c in comps:
+        per_file = {f: by[c]["total_ir"] for (f, _), by in idx.items() if by.get(c, {}).get("total_ir")}
+        if per_file:
+            sums[c] = sum(per_file.values())
+    if not sums:
+        return []
+    text = ", ".join(f"{c} {n / 1e9:.3f}G" for c, n in sums.items())
+    if "nvopt" in sums and "upstream" in sums:
+        text += f"; nvopt/upstream {sums['nvopt'] / sums['upstream']:.3f}"
+    return [f"Instructions executed, front end to PTX, summed over the files (each step once under "
+            f"valgrind's callgrind): {text}.", ""]
+
+
 def write_summary(path, rows, results, comps, meta):
     idx = index(rows)
     failures = [(r.stem, c, step, msg) for r in results for c, step, msg in r.failures]
@@ -197,6 +223,7 @@ def write_summary(path, rows, results, comps, meta):
     out += geomean_table(idx, comps)
     out += ["", "Ratios per kernel entry; figures that can be 0 use (a+1)/(b+1). Times are medians "
             "over the repetitions, one ratio per kernel file, measured in the same run.", ""]
+    out += instruction_totals(idx, comps)
     tot, ncommon = totals_table(idx, comps)
     out += [f"## Totals over the {ncommon} entries every compiler produced", ""] + tot + [""]
     who = "nvopt" if any("nvopt" in by for by in idx.values()) else "upstream"

@@ -21,16 +21,21 @@ class FileResult:
     entries: dict = field(default_factory=dict)   # compiler -> {entry: figures dict}
     failures: list = field(default_factory=list)  # (compiler, step, message)
     findings: dict = field(default_factory=dict)  # compiler -> [ptx_check.Finding] of its PTX
+    instrs: dict = field(default_factory=dict)    # compiler -> {step: instructions} (--count-instructions)
 
 
-def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=(), maxreg=None):
+def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, variants=(), maxreg=None,
+                 valgrind=""):
     """Runs every compiler of `comps`, then every (name, knobs) of `variants` on nvopt.bc.
     `maxreg` (bench.py --maxreg) caps NVIDIA's optimizers and every column's ptxas; nvopt's
-    share of the cap is a knob, already in `knobs`."""
+    share of the cap is a knob, already in `knobs`. With `valgrind` (bench.py
+    --count-instructions) each LLVM column's steps run once more under callgrind, after the
+    timed runs, and their instruction counts go to `instrs`."""
     stem = os.path.splitext(os.path.basename(src))[0]
     res = FileResult(stem)
     os.makedirs(workdir, exist_ok=True)
-    front = timed([compilers.clang_step(tools, src)], workdir, reps)
+    front_step = compilers.clang_step(tools, src)
+    front = timed([front_step], workdir, reps)
     if not front.ok:
         for c in comps:
             if c != "nvidia":
@@ -44,19 +49,38 @@ def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, va
             res.failures.append((c, outcome.step, outcome.message))
             continue
         res.times[c] = {k: statistics.median(v) for k, v in outcome.times.items()}
+        if valgrind and c in ("upstream", "nvopt"):
+            err = count_steps(res, c, [front_step, *compilers.pipeline(c, tools, level, src, knobs, maxreg)],
+                              workdir, valgrind)
+            if err:
+                continue
         entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
         if err:
             res.failures.append((c, "ptxas", err))
             continue
         res.entries[c] = entries
     for name, vknobs in variants:
-        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg)
+        run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg, valgrind)
     return res
 
 
-def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg=None):
-    """Column nvopt:NAME: llc with the variant's knobs on nvopt.bc; clang and opt times are the
-    nvopt column's (the same IR, produced once), llc is timed here."""
+def count_steps(res, c, steps, workdir, valgrind):
+    """Counts each step's instructions under callgrind into res.instrs[c] (the steps rerun in
+    order, so each reads what the one before it wrote); a failure is recorded and returned."""
+    counts = {}
+    for step in steps:
+        n, err = compilers.count_instructions(step, workdir, valgrind)
+        if err:
+            res.failures.append((c, "count instructions", err))
+            return err
+        counts[step.name] = n
+    res.instrs[c] = counts
+    return ""
+
+
+def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_each, maxreg=None, valgrind=""):
+    """Column nvopt:NAME: llc with the variant's knobs on nvopt.bc; clang and opt times (and
+    instruction counts) are the nvopt column's (the same IR, produced once), llc is timed here."""
     c = f"nvopt:{name}"
     if "nvopt" not in res.times:
         res.failures.append((c, "setup", "the nvopt column failed, so there is no nvopt.bc to reuse"))
@@ -74,6 +98,13 @@ def run_variant(res, name, vknobs, workdir, tools, level, knobs, reps, verify_ea
     times = {k: v for k, v in res.times["nvopt"].items() if k not in ("llc", "llc" + CPU_SUFFIX)}
     times.update({k: statistics.median(v) for k, v in outcome.times.items()})
     res.times[c] = times
+    if valgrind and "nvopt" in res.instrs:
+        res.instrs[c] = dict(res.instrs["nvopt"])
+        n, err = compilers.count_instructions(step, workdir, valgrind)
+        if err:
+            res.failures.append((c, "count instructions", err))
+            return
+        res.instrs[c]["llc"] = n
     entries, err, res.findings[c] = assemble(c, workdir, tools, maxreg)
     if err:
         res.failures.append((c, "ptxas", err))

@@ -257,7 +257,13 @@ pub fn build_element(
 ) -> Result<Option<String>, String> {
     let Some(level) = parse_element(element)? else { return Ok(None) };
     let has_nvptx = has_nvptx();
-    let ctx = Context::new(level, Knobs::current(), has_nvptx);
+    let knobs = Knobs::current();
+    // The PassBuilder asks twice for the same element (once to classify it, once for real):
+    // the second time takes the text the first built, when the knobs still read the same.
+    if let Some(text) = remembered(element, &knobs, has_nvptx) {
+        return Ok(Some(text));
+    }
+    let ctx = Context::new(level, knobs.clone(), has_nvptx);
     let built = build(&ctx)?;
     let options_set = llvm_options::apply(level, &ctx.knobs);
     // The PassBuilder parses an element twice (once to classify it, once for real): report once.
@@ -271,7 +277,27 @@ pub fn build_element(
         record_stats(level, &built, options_set);
         log::info!("nvopt<{}>: {}", level.name(), built.text);
     }
+    remember(element, knobs, has_nvptx, &built.text);
     Ok(Some(built.text))
+}
+
+/// The last element built: its text, and the knobs and NVPTX availability it was built under.
+type Remembered = Option<(String, Knobs, bool, String)>;
+static LAST_BUILT: std::sync::Mutex<Remembered> = std::sync::Mutex::new(None);
+
+fn remembered(element: &str, knobs: &Knobs, has_nvptx: bool) -> Option<String> {
+    let last = LAST_BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    match &*last {
+        Some((e, k, n, text)) if e == element && k == knobs && *n == has_nvptx => {
+            Some(text.clone())
+        }
+        _ => None,
+    }
+}
+
+fn remember(element: &str, knobs: Knobs, has_nvptx: bool, text: &str) {
+    let mut last = LAST_BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    *last = Some((element.to_string(), knobs, has_nvptx, text.to_string()));
 }
 
 fn first_time(element: &str) -> bool {

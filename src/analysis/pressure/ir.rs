@@ -125,3 +125,27 @@ pub fn graph(f: FunctionValue) -> Numbered {
         n
     }
 }
+
+/// The peak register estimate of `f`'s IR (`estimate(&graph(f).graph).max().regs`) for the
+/// machine passes. Once instruction selection has run, a function's IR no longer changes (the
+/// machine passes rewrite machine code only), so the passes that ask in turn (nv-param-opt,
+/// nv-mul-wide-split) share one estimate: the last one is kept with the function, its module
+/// and its block and instruction counts, and reused while all four match.
+pub fn machine_phase_peak(f: FunctionValue) -> u32 {
+    type Key = (usize, usize, usize, usize);
+    static LAST: std::sync::Mutex<Option<(Key, u32)>> = std::sync::Mutex::new(None);
+    let blocks: Vec<_> = f.get_basic_block_iter().collect();
+    let insts: usize = blocks.iter().map(|&bb| ir::instructions(bb).count()).sum();
+    // SAFETY: f is a live function.
+    let module = unsafe { LLVMGetGlobalParent(f.as_value_ref()) };
+    let key = (f.as_value_ref() as usize, module as usize, blocks.len(), insts);
+    let mut last = LAST.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((k, peak)) = *last {
+        if k == key {
+            return peak;
+        }
+    }
+    let peak = super::estimate(&graph(f).graph).max().regs;
+    *last = Some((key, peak));
+    peak
+}

@@ -205,8 +205,7 @@ fn over_pressure_limit(func: FunctionValue) -> bool {
     if max_pressure == 0 {
         return false;
     }
-    let numbered = crate::analysis::pressure::ir::graph(func);
-    let peak = crate::analysis::pressure::estimate(&numbered.graph).max().regs;
+    let peak = crate::analysis::pressure::ir::machine_phase_peak(func);
     let over = peak as i64 > max_pressure;
     if over {
         log::debug!(

@@ -42,8 +42,7 @@ fn classify(f: FunctionValue, knobs: &Knobs) -> Function {
     if f.get_call_conventions() != PTX_KERNEL_CC {
         return Function::NotKernel;
     }
-    let numbered = pressure::ir::graph(f);
-    let p = pressure::estimate(&numbered.graph).max().regs;
+    let p = pressure::ir::machine_phase_peak(f);
     let t = target::for_function(f, knobs).regs;
     if p > t {
         Function::OverTarget { pressure: p, target: t }
