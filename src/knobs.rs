@@ -319,11 +319,11 @@ impl Knobs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
+    use crate::fast_hash::HashSet;
 
     #[test]
     fn names_are_unique_and_well_formed() {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         for k in KNOBS {
             assert!(seen.insert(k.name), "duplicate knob {}", k.name);
             assert!(k

@@ -3,8 +3,9 @@
 //! `llvmGetPassPluginInfo` (defined in Rust, docs/ARCHITECTURE.md "Platform facts") and the
 //! load-time initializer that checks the host LLVM and registers the knobs.
 // The plugin: its entry (this file), the host check, the knob table, the boundary with the shim,
-// statistics and log.
+// statistics, log, and the hash maps the passes use.
 mod boundary;
+pub mod fast_hash;
 pub mod ffi;
 pub mod host;
 pub mod knobs;

@@ -274,7 +274,7 @@ unsafe fn trial(c: &CLoopFacts, before: u32, target: u32) -> Trial {
         blocks = vec![std::ptr::null_mut(); n];
         clone = nvopt_lsr_trial_run(c.trial, blocks.as_mut_ptr(), blocks.len(), &mut n);
     }
-    let set: std::collections::HashSet<LLVMBasicBlockRef> = blocks[..n].iter().copied().collect();
+    let set: crate::fast_hash::HashSet<LLVMBasicBlockRef> = blocks[..n].iter().copied().collect();
     let after = peak(clone, |b| set.contains(&b));
     nvopt_lsr_trial_drop(clone);
     Trial { before, after, target }
@@ -289,7 +289,7 @@ unsafe fn trial(c: &CLoopFacts, before: u32, target: u32) -> Trial {
 /// loop, a large share of llc's time on kernels with many loops (the bench's sink_pressure).
 struct CarriedCache {
     function: LLVMValueRef,
-    entry: std::collections::HashMap<LLVMBasicBlockRef, u32>,
+    entry: crate::fast_hash::HashMap<LLVMBasicBlockRef, u32>,
 }
 
 thread_local! {

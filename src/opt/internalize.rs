@@ -55,12 +55,12 @@
 use crate::analysis::gpu::PTX_KERNEL_CC;
 use crate::analysis::ir::facts::{self, RemarkArg};
 use crate::analysis::ir::name;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 use llvm_sys::{LLVMLinkage, LLVMOpcode};
-use std::collections::HashMap;
 use std::ffi::CStr;
 
 pub const PASS: &str = "nv-internalize";
@@ -175,7 +175,7 @@ fn decide_alone(s: &Symbol) -> Decision {
 /// changes, since a member that stays pins the rest of its group).
 pub fn plan(symbols: &[Symbol]) -> Vec<Decision> {
     let mut out: Vec<Decision> = symbols.iter().map(decide_alone).collect();
-    let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::default();
     for (i, s) in symbols.iter().enumerate() {
         if let Some(c) = s.comdat {
             members.entry(c).or_default().push(i);
@@ -254,7 +254,7 @@ fn used_globals(m: LLVMModuleRef) -> Vec<LLVMValueRef> {
 /// The facts of each global (raw handles in the same order).
 fn symbols(m: LLVMModuleRef, gs: &[LLVMValueRef]) -> Vec<Symbol> {
     let used = used_globals(m);
-    let mut comdats: HashMap<usize, usize> = HashMap::new();
+    let mut comdats: HashMap<usize, usize> = HashMap::default();
     gs.iter()
         .map(|&g| {
             // SAFETY: live globals of the module.

@@ -4,12 +4,12 @@
 //! numbering is kept so callers can map liveness facts back to IR.
 use super::{Block, Graph, Inst, Phi, Units};
 use crate::analysis::ir;
+use crate::fast_hash::HashMap;
 use inkwell::values::{AsValueRef, FunctionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::target::{LLVMGetModuleDataLayout, LLVMPointerSizeForAS};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use std::collections::HashMap;
 
 /// A function's liveness graph and the numbering behind it.
 pub struct Numbered {
@@ -73,9 +73,9 @@ pub fn graph(f: FunctionValue) -> Numbered {
         let mut n = Numbered {
             graph: Graph::default(),
             values: Vec::new(),
-            index: HashMap::new(),
+            index: HashMap::default(),
             blocks: Vec::new(),
-            block_index: HashMap::new(),
+            block_index: HashMap::default(),
         };
         let number = |n: &mut Numbered, v: LLVMValueRef| {
             if let Some(u) = units(LLVMTypeOf(v), module) {

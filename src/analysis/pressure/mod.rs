@@ -126,6 +126,18 @@ impl ValueSet {
         self.0[v / 64] &= !(1 << (v % 64));
     }
 
+    /// Removes every member of `o`.
+    pub fn subtract(&mut self, o: &ValueSet) {
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            *a &= !b;
+        }
+    }
+
+    /// Removes every member.
+    pub fn clear(&mut self) {
+        self.0.iter_mut().for_each(|w| *w = 0);
+    }
+
     /// Adds every member of `o`; whether anything was new.
     pub fn union(&mut self, o: &ValueSet) -> bool {
         let mut changed = false;
@@ -206,7 +218,7 @@ pub fn loops_over_target(
 /// entry to the block, its PHIs included (what the LSR gate compares with `lsr-rp-limit`).
 pub fn carried(
     f: inkwell::values::FunctionValue,
-) -> std::collections::HashMap<llvm_sys::prelude::LLVMBasicBlockRef, u32> {
+) -> crate::fast_hash::HashMap<llvm_sys::prelude::LLVMBasicBlockRef, u32> {
     let numbered = ir::graph(f);
     let est = estimate(&numbered.graph);
     numbered.blocks.iter().enumerate().map(|(b, &bb)| (bb, est.entry[b].regs)).collect()
@@ -273,24 +285,46 @@ pub fn live_out(g: &Graph, b: usize, live_in: &[ValueSet]) -> ValueSet {
     out
 }
 
-/// Live-in sets of every block (iterated to the fixed point, blocks in reverse order).
+/// Live-in sets of every block (iterated to the fixed point, blocks in reverse order). The
+/// least fixed point is the same whatever the order; each sweep reuses one scratch set, and the
+/// PHI operands each block sends its successors are gathered once.
 fn live_ins(g: &Graph) -> Vec<ValueSet> {
     let n = g.weights.len();
     let locals: Vec<_> = g.blocks.iter().map(|b| local_sets(g, b)).collect();
+    let phi_out: Vec<ValueSet> = (0..g.blocks.len()).map(|b| phi_operands_out(g, b)).collect();
     let mut live_in = vec![ValueSet::new(n); g.blocks.len()];
+    let mut set = ValueSet::new(n);
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..g.blocks.len()).rev() {
-            let mut set = live_out(g, b, &live_in);
-            for v in locals[b].1.iter() {
-                set.remove(v);
+            set.clear();
+            for &s in &g.blocks[b].succs {
+                set.union(&live_in[s]);
             }
+            set.union(&phi_out[b]);
+            set.subtract(&locals[b].1);
             set.union(&locals[b].0);
             changed |= live_in[b].union(&set);
         }
     }
     live_in
+}
+
+/// The PHI operands flowing from block `b` into its successors (the part of [`live_out`] that
+/// does not depend on the live-in sets).
+fn phi_operands_out(g: &Graph, b: usize) -> ValueSet {
+    let mut out = ValueSet::new(g.weights.len());
+    for &s in &g.blocks[b].succs {
+        for p in &g.blocks[s].phis {
+            for &(from, v) in &p.incoming {
+                if let (true, Some(v)) = (from == b, v) {
+                    out.insert(v);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The largest pressure inside block `b` given what is live out of it, and the registers live

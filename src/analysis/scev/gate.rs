@@ -12,7 +12,7 @@
 //! LLVM's answer is the same expression with LLVM's own wrap flags) or from the gated operand
 //! expressions (a node whose operand was gated is "tainted").
 use super::score::{score, Config, Node, ScevId, Score, ScoreGraph, ValueId};
-use std::collections::{HashMap, HashSet};
+use crate::fast_hash::{HashMap, HashSet};
 
 /// The limits, from the knobs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -111,8 +111,8 @@ impl Gate {
             simple_mode: limits.complexity_control,
             failures: 0,
             recursion: 0,
-            cache: HashMap::new(),
-            budget_spent: HashSet::new(),
+            cache: HashMap::default(),
+            budget_spent: HashSet::default(),
         }
     }
 
@@ -174,9 +174,9 @@ impl Gate {
     /// for a spent budget is kept only for the build in progress, in `spent`, as cicc's
     /// normal path returns it uncached); a `Build` first queries the operands.
     fn run(&mut self, host: &mut impl Host, first: Step, root: ValueId) -> ScevId {
-        let mut spent: HashMap<ValueId, ScevId> = HashMap::new();
+        let mut spent: HashMap<ValueId, ScevId> = HashMap::default();
         // Values being built: met again through their own operands only in unreachable code.
-        let mut building: HashSet<ValueId> = HashSet::new();
+        let mut building: HashSet<ValueId> = HashSet::default();
         if let Step::Build(v, _) = &first {
             building.insert(*v);
         }

@@ -6,7 +6,7 @@
 //! passes the limit, so one query costs O(limit). A value met again on its own operand path (a
 //! PHI cycle) adds nothing: cicc's recursive scorer, as the book describes
 //! it, would not terminate there.
-use std::collections::HashSet;
+use crate::fast_hash::HashSet;
 
 /// An LLVM `Value*` as the shim hands it over.
 pub type ValueId = usize;
@@ -79,7 +79,7 @@ struct Frame {
 /// so the walk stops as soon as it passes the limit, however deep the chain.
 pub fn score(g: &mut impl ScoreGraph, root: ValueId, limit: u64, config: Config) -> Score {
     g.begin_scoring();
-    let mut on_path: HashSet<ValueId> = HashSet::new();
+    let mut on_path: HashSet<ValueId> = HashSet::default();
     let mut stack: Vec<Frame> = Vec::new();
     let mut open: u64 = 0;
     let mut carry = enter(g, root, limit, &mut on_path, &mut stack, &mut open).unwrap_or(0);
@@ -144,7 +144,7 @@ fn enter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
+    use crate::fast_hash::HashMap;
 
     /// A hand-built function: value id → node; SCEV id → node count.
     #[derive(Default)]

@@ -67,7 +67,7 @@
 use super::group::Record;
 use crate::analysis::gpu::LaunchBounds;
 use crate::analysis::pressure::target::{register_budget, REGISTER_FILE};
-use std::collections::HashMap;
+use crate::fast_hash::HashMap;
 
 /// A base "tiny" enough that sharing it buys nothing: at most this many SCEV nodes
 /// (`{%p,+,4}` has 3).

@@ -18,7 +18,7 @@
 //! constant (`sext(i + 1)` without nsw is not `sext(i) + 1`: two bases); the same offsets in
 //! two address spaces (two groups).
 use super::group::{groups, Record};
-use std::collections::HashMap;
+use crate::fast_hash::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Config {
@@ -41,7 +41,7 @@ pub struct Rewrite {
 /// The rewrites for one function.
 pub fn plan(records: &[Record], cfg: &Config) -> Vec<Rewrite> {
     let mut out = Vec::new();
-    let mut cross_per_block: HashMap<u32, i64> = HashMap::new();
+    let mut cross_per_block: HashMap<u32, i64> = HashMap::default();
     for g in groups(records) {
         let members: Vec<usize> = g.iter().copied().filter(|&i| records[i].access).collect();
         if members.len() < 2 && g.len() == members.len() {
@@ -126,7 +126,7 @@ fn rewrite_all(records: &[Record], anchor: usize, members: &[usize], out: &mut V
 
 /// Drops the rewrites of every pointer value that keeps a use outside the rewrites.
 fn keep_whole_values(records: &[Record], out: &mut Vec<Rewrite>) {
-    let mut moved: HashMap<u32, u32> = HashMap::new();
+    let mut moved: HashMap<u32, u32> = HashMap::default();
     for w in out.iter() {
         *moved.entry(records[w.record].value).or_default() += 1;
     }

@@ -1,7 +1,7 @@
 //! Address records grouped by base (docs/CICC-FACTS.md "Address optimization"): every record
 //! knows where it sits in the dominator tree, so the planners can ask which one dominates which
 //! without calling back into LLVM; groups are normalized by `scev-cgp-norm`.
-use std::collections::HashMap;
+use crate::fast_hash::HashMap;
 
 /// Where an instruction (or argument) sits: its block's dominator-tree DFS interval and its
 /// position in the block (arguments: the entry block, position 0; instructions count from 1).
@@ -54,7 +54,7 @@ pub fn loop_cost(insts: u32, const_geps: u32) -> u32 {
 
 /// Record indices by (base, address space), groups in order of first appearance.
 pub fn groups(records: &[Record]) -> Vec<Vec<usize>> {
-    let mut index: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut index: HashMap<(u32, u32), usize> = HashMap::default();
     let mut out: Vec<Vec<usize>> = Vec::new();
     for (i, r) in records.iter().enumerate() {
         let g = *index.entry((r.base, r.space)).or_insert_with(|| {

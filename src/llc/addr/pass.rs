@@ -33,13 +33,13 @@ use crate::analysis::ir::facts::{self, DomTree, RemarkArg, Remarks};
 use crate::analysis::ir::loops::{self, Loop};
 use crate::analysis::ir::{self};
 use crate::analysis::pressure;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AnyValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMBuilderRef, LLVMValueRef};
 use llvm_sys::LLVMOpcode;
-use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 
 /// The remark pass name (cicc's DEBUG_TYPE for the pass).
@@ -86,10 +86,10 @@ impl Records {
             uses: Vec::new(),
             out: Vec::new(),
             bases: Vec::new(),
-            base_ids: HashMap::new(),
-            value_ids: HashMap::new(),
-            blocks: HashMap::new(),
-            orders: HashMap::new(),
+            base_ids: HashMap::default(),
+            value_ids: HashMap::default(),
+            blocks: HashMap::default(),
+            orders: HashMap::default(),
             loops,
             loop_ids,
         }

@@ -44,6 +44,7 @@
 
 use crate::analysis::ir::{self, loops, loops::Loop};
 use crate::analysis::search_budgets::WIDEN_MAX_DEPTH;
+use crate::fast_hash::{HashMap, HashSet};
 use crate::knobs::Knobs;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
@@ -53,7 +54,6 @@ use llvm_sys::core::*;
 use llvm_sys::debuginfo::LLVMInstructionGetDebugLoc;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::LLVMOpcode;
-use std::collections::{HashMap, HashSet};
 use std::ffi::{c_void, CString};
 use std::ptr::null_mut;
 
@@ -69,7 +69,7 @@ pub const MIN_STARTS_PER_LOOP: usize = 2;
 
 /// Whether each start is widened (`on`: the knob and BASR are both on).
 pub fn choose(on: bool, starts: &[Start]) -> Vec<bool> {
-    let mut per_loop: HashMap<u32, usize> = HashMap::new();
+    let mut per_loop: HashMap<u32, usize> = HashMap::default();
     for s in starts.iter().filter(|s| s.nsw_ops > 0) {
         *per_loop.entry(s.loop_id).or_default() += 1;
     }
@@ -180,7 +180,7 @@ fn candidates(loops: &[Loop]) -> Vec<Candidate> {
             if !(extended_into_address(phi) || extended_into_address(inc)) || !is_nsw_op(start) {
                 continue;
             }
-            let nsw_ops = count_nsw(start, 0, &mut HashSet::new()).unwrap_or(0);
+            let nsw_ops = count_nsw(start, 0, &mut HashSet::default()).unwrap_or(0);
             if nsw_ops > 0 {
                 out.push(Candidate { phi, slot, start: Start { loop_id: id as u32, nsw_ops } });
             }
@@ -296,7 +296,7 @@ pub unsafe extern "C" fn nvopt_widen_run(f: LLVMValueRef, li: *const c_void) -> 
     let chosen = choose(super::widening_runs(&Knobs::current()), &starts);
     let ctx = ir::context(f);
     let mut w =
-        Widener { builder: ctx.create_builder(), wide: ctx.i64_type(), done: HashMap::new() };
+        Widener { builder: ctx.create_builder(), wide: ctx.i64_type(), done: HashMap::default() };
     let mut changed = false;
     for (c, _) in cands.iter().zip(&chosen).filter(|(_, &on)| on) {
         w.rewrite(c);

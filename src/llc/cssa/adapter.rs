@@ -13,6 +13,7 @@ use super::plan::{self, Edit, Incoming, Inst, InstKind, Model, Phi, Rewrites, Us
 use crate::analysis::ir::facts::{self, DomTree, RemarkArg, Remarks};
 use crate::analysis::ir::{self, incoming_block, operand, type_kind};
 use crate::analysis::search_budgets::CSSA_MAX_DOMINATOR_DEPTH;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
@@ -24,7 +25,6 @@ use llvm_sys::core::{
 };
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::{LLVMIntPredicate, LLVMTypeKind};
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 
 const PASS: &str = "nv-cssa";
@@ -126,8 +126,8 @@ impl<'ctx> Reader<'ctx> {
             insts: Vec::new(),
             values: Vec::new(),
             phis: Vec::new(),
-            ids: HashMap::new(),
-            blocks: HashMap::new(),
+            ids: HashMap::default(),
+            blocks: HashMap::default(),
         };
         for bb in f.get_basic_block_iter() {
             let id = r.blocks.len() as u32;

@@ -6,12 +6,12 @@
 use super::{choose, Candidate, NARROW_BITS, PASS, WIDE_BITS};
 use crate::analysis::ir::facts::{RemarkArg, Remarks};
 use crate::analysis::ir::{self, loops};
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-ext-reuse";
@@ -47,7 +47,7 @@ unsafe fn narrow_values(f: LLVMValueRef) -> Vec<LLVMValueRef> {
 /// # Safety
 /// `f` is a live function and `se` its live `llvm::ScalarEvolution`.
 unsafe fn index(f: LLVMValueRef, se: *mut c_void) -> HashMap<usize, Vec<Narrow>> {
-    let mut by_expr: HashMap<usize, Vec<Narrow>> = HashMap::new();
+    let mut by_expr: HashMap<usize, Vec<Narrow>> = HashMap::default();
     for v in narrow_values(f) {
         for signed in [false, true] {
             let key = nvopt_scev_extended(se, v, WIDE_BITS, signed);

@@ -10,12 +10,12 @@ use crate::analysis::gpu::PTX_KERNEL_CC;
 use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
 use crate::analysis::ir::{self, loops};
 use crate::analysis::pressure::{self, target};
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use llvm_sys::{LLVMAtomicOrdering, LLVMOpcode};
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 
 const PASS: &str = "nv-remat";
@@ -107,7 +107,7 @@ impl Reader {
         f: FunctionValue,
         li: *const c_void,
         remat_load: bool,
-        clones: &std::collections::HashSet<LLVMValueRef>,
+        clones: &crate::fast_hash::HashSet<LLVMValueRef>,
     ) -> Reader {
         let numbered = pressure::ir::graph(f);
         let kernel = f.get_call_conventions() == PTX_KERNEL_CC;
@@ -165,9 +165,9 @@ impl Reader {
     /// Clones the chain of every site and points the uses there at the clone; deletes the
     /// original when nothing uses it any more. Returns the number of instructions cloned; adds
     /// the clones to `made`.
-    pub fn apply(&self, r: &Remat, made: &mut std::collections::HashSet<LLVMValueRef>) -> usize {
+    pub fn apply(&self, r: &Remat, made: &mut crate::fast_hash::HashSet<LLVMValueRef>) -> usize {
         let v = self.numbered.values[r.value];
-        let mut clones: HashMap<LLVMBasicBlockRef, LLVMValueRef> = HashMap::new();
+        let mut clones: HashMap<LLVMBasicBlockRef, LLVMValueRef> = HashMap::default();
         let mut cloned = 0;
         // SAFETY: every value named by the plan is a live value of this function (a chain's
         // instructions and its operands are operands of the value, which is alive until its
@@ -179,7 +179,7 @@ impl Reader {
                 let bb = self.numbered.blocks[s.block];
                 let Some(at) = insertion_point(bb, v) else { continue };
                 LLVMPositionBuilderBefore(builder, at);
-                let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+                let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::default();
                 for &n in &s.chain {
                     let orig = self.numbered.values[n];
                     let c = LLVMInstructionClone(orig);
@@ -331,7 +331,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
     let dump = k.dump_remat() > 0;
     let fname = f.get_name().to_string_lossy().into_owned();
     let mut changed = false;
-    let mut made = std::collections::HashSet::new();
+    let mut made = crate::fast_hash::HashSet::default();
     let mut last_max = u32::MAX;
     for round in 0..plan::ROUNDS {
         let r = Reader::read(f, li, k.remat_load() != 0, &made);
@@ -409,7 +409,7 @@ pub unsafe fn run(f: FunctionValue, li: *const c_void, remarks: &Remarks, k: &Kn
         // new IR; remat adds no blocks, and the LoopInfo of the loops not rewritten still holds
         // (the new top block of a rewritten loop is in none, which only its PHIs are in).
         if round == 0 && !out.under_target() && k.nv_remat_derotate() > 0 && !li.is_null() {
-            let high: std::collections::HashSet<LLVMBasicBlockRef> =
+            let high: crate::fast_hash::HashSet<LLVMBasicBlockRef> =
                 out.high.iter().map(|&b| r.numbered.blocks[b]).collect();
             let n = super::derotate::run(
                 f.as_value_ref(),

@@ -42,10 +42,10 @@ use super::adapter::classify;
 use super::plan::Kind;
 use crate::analysis::ir::facts::{self, RemarkArg, Remarks};
 use crate::analysis::ir::{self, loops::Loop};
+use crate::fast_hash::{HashMap, HashSet};
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
-use std::collections::{HashMap, HashSet};
 
 /// A guarded rotated loop that can be rewritten.
 #[derive(Debug)]
@@ -116,7 +116,7 @@ fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
 pub fn predecessors(
     blocks: &[LLVMBasicBlockRef],
 ) -> HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> {
-    let mut out: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
+    let mut out: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::default();
     for &b in blocks {
         for s in successors(b) {
             out.entry(s).or_default().push(b);
@@ -288,7 +288,7 @@ pub unsafe fn rewrite(s: &Shape) -> LLVMBasicBlockRef {
     let top_name = format!("{}.top\0", ir::name(LLVMBasicBlockAsValue(s.header)));
     let top = LLVMInsertBasicBlockInContext(ctx, s.header, top_name.as_ptr() as *const _);
     LLVMPositionBuilderAtEnd(b, top);
-    let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
+    let mut map: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::default();
     for &h in &s.header_phis {
         let n = cname(h, "");
         let m = LLVMBuildPhi(b, LLVMTypeOf(h), n.as_ptr() as *const _);

@@ -167,7 +167,7 @@ const PASS: &str = "nv-coalesce";
 
 fn record(out: &plan::Outcome) {
     let add = |what: &'static str, n: u64| crate::stats::add_nonzero(PASS, what, n);
-    let total = |m: &std::collections::HashMap<Origin, u64>| m.values().sum::<u64>();
+    let total = |m: &crate::fast_hash::HashMap<Origin, u64>| m.values().sum::<u64>();
     add("copies seen", total(&out.seen));
     for o in Origin::ALL {
         add(o.name(), out.seen.get(&o).copied().unwrap_or(0));

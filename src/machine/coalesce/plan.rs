@@ -24,8 +24,9 @@
 //! move (upstream NVPTX marks `MOV_*_i` as cheap but not rematerializable, so LLVM's
 //! RegisterCoalescer leaves these copies). A retry is only asked of the oracle when one of the
 //! copy's two registers changed since its last answer; otherwise the old answer stands.
+use crate::fast_hash::HashMap;
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// Address space of `.param` (NVPTX's `ADDRESS_SPACE_PARAM`).
 pub const PARAM_ADDRESS_SPACE: u32 = 101;
@@ -464,7 +465,7 @@ pub fn coalesce(facts: &[Facts], limits: Limits, oracle: &mut dyn Oracle) -> Out
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashSet;
+    use crate::fast_hash::HashSet;
 
     /// A synthetic function: registers with live intervals as sets of points; a copy
     /// `dst = src` at point p, whose source segment ends at p (killed) unless the source is
@@ -482,7 +483,7 @@ mod tests {
             Fake {
                 live: live.iter().map(|(r, ps)| (*r, ps.iter().copied().collect())).collect(),
                 copies: copies.iter().map(|c| Some(*c)).collect(),
-                immediates: HashSet::new(),
+                immediates: HashSet::default(),
                 log: Vec::new(),
                 kept: Vec::new(),
             }

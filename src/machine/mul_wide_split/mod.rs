@@ -46,7 +46,7 @@
 pub mod adapter;
 
 use crate::analysis::gpu::{Sreg, SREG_MACHINE_PREFIX};
-use std::collections::HashMap;
+use crate::fast_hash::HashMap;
 
 pub const PASS: &str = "nv-mul-wide-split";
 
@@ -221,7 +221,7 @@ mod tests {
     /// %1 = ld.param; %2 = cvta %1; %3 = ctaid; %4 = mul.wide %3, 2048; %5 = add %2, %4;
     /// %6 = tid; %8 = ld.global; %9 = phi.
     fn fill() -> Table {
-        let mut t = HashMap::new();
+        let mut t = HashMap::default();
         t.insert(1, load(101, &[]));
         t.insert(2, Inst { side_effects: true, ..inst("cvta_to_global_64", &[1]) });
         t.insert(3, inst("INT_PTX_SREG_CTAID_x", &[]));

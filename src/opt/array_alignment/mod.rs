@@ -205,7 +205,7 @@ pub fn is_aggregate(ty: LLVMTypeRef) -> bool {
 pub fn propagate(td: LLVMTargetDataRef, object: LLVMValueRef, align: u64) -> u64 {
     let mut changed = 0;
     let mut work = vec![(object, 0i64)];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::fast_hash::HashSet::default();
     while let Some((v, off)) = work.pop() {
         if !seen.insert((v, off)) {
             continue;

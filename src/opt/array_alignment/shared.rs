@@ -83,7 +83,7 @@ fn shared_arrays(m: LLVMModuleRef) -> Vec<(LLVMValueRef, SharedVar)> {
 /// the module's first function definition: where a remark about `v` is anchored.
 fn anchor(m: LLVMModuleRef, v: LLVMValueRef) -> Option<LLVMValueRef> {
     let mut work = vec![v];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::fast_hash::HashSet::default();
     while let Some(x) = work.pop() {
         for u in ir::users(x) {
             if let Some(bb) = ir::block_of(u) {

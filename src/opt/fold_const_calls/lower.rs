@@ -7,11 +7,11 @@ use super::interp::{
     Refusal, Term,
 };
 use crate::analysis::ir::name;
+use crate::fast_hash::HashMap;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::{LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMTailCallKind, LLVMTypeKind};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// The widest integer the interpreter holds.
@@ -191,8 +191,11 @@ fn lower(l: &mut Lowering, f: LLVMValueRef) -> Func {
                 }
             }
         }
-        let mut names =
-            Names { slots: HashMap::new(), blocks: HashMap::new(), args: HashMap::new() };
+        let mut names = Names {
+            slots: HashMap::default(),
+            blocks: HashMap::default(),
+            args: HashMap::default(),
+        };
         for n in 0..LLVMCountParams(f) {
             let p = LLVMGetParam(f, n);
             match int_width(LLVMTypeOf(p)) {

@@ -89,12 +89,12 @@ pub mod lower;
 
 use crate::analysis::ir::facts::{self, RemarkArg};
 use crate::analysis::ir::name;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use interp::{evaluate, FuncId, Limits, Refusal};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
 use lower::{body_unavailable, has_fn_attr, int_width, is_musttail, Lowering};
-use std::collections::HashMap;
 
 pub const PASS: &str = "nv-fold-const-calls";
 
@@ -227,7 +227,7 @@ pub fn limits(k: &Knobs) -> Limits {
 pub unsafe extern "C" fn nvopt_fold_const_calls_run(m: LLVMModuleRef) -> bool {
     let limits = limits(&Knobs::current());
     let mut lowering = Lowering::default();
-    let mut memo: HashMap<(FuncId, Vec<u64>), Result<(u64, u64), Refusal>> = HashMap::new();
+    let mut memo: HashMap<(FuncId, Vec<u64>), Result<(u64, u64), Refusal>> = HashMap::default();
     let mut folds = Vec::new();
     for f in callers(m) {
         let remarks = facts::remarks_enabled_for(f);

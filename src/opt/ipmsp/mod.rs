@@ -80,12 +80,12 @@ pub mod solve;
 
 use crate::analysis::gpu::PTX_KERNEL_CC;
 use crate::analysis::ir::{self, facts, facts::RemarkArg};
+use crate::fast_hash::{HashMap, HashSet};
 use crate::knobs::Knobs;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMModuleRef, LLVMValueRef};
 use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
 use solve::{FnModel, Leaf, Solution, Space, Verdict};
-use std::collections::{HashMap, HashSet};
 use std::ffi::{c_char, c_void, CStr, CString};
 
 pub const PASS: &str = "nv-ipmsp";
@@ -190,7 +190,7 @@ unsafe fn eligibility(f: LLVMValueRef) -> Result<bool, Refusal> {
 /// The leaves of a generic pointer (see the header).
 unsafe fn leaves(v: LLVMValueRef, idx: &HashMap<LLVMValueRef, usize>) -> Vec<Leaf> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         if !seen.insert(v) {
@@ -566,7 +566,7 @@ unsafe fn rewrite(v: &View, s: &Solution, max: i64, clones: &Clones) -> Vec<LLVM
             }
         }
     }
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     changed.retain(|f| seen.insert(*f));
     changed
 }

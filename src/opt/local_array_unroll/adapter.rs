@@ -16,12 +16,13 @@ use crate::analysis::ir::facts::{RemarkArg, Remarks};
 use crate::analysis::ir::loops::{self, Loop};
 use crate::analysis::ir::{self, block_of};
 use crate::analysis::search_budgets::LOCAL_ARRAY_INDEX_MAX_DEPTH;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::values::{FunctionValue, InstructionOpcode, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMTypeRef, LLVMValueRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-local-array-unroll";
@@ -59,9 +60,9 @@ impl Reader {
         let index: HashMap<Loop, usize> = loops.iter().enumerate().map(|(i, &l)| (l, i)).collect();
         let mut r = Reader {
             loops: loops.clone(),
-            innermost: HashMap::new(),
-            memo: HashMap::new(),
-            header_phis: HashMap::new(),
+            innermost: HashMap::default(),
+            memo: HashMap::default(),
+            header_phis: HashMap::default(),
             allocas: Vec::new(),
         };
         let mut model = Model {

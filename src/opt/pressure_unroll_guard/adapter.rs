@@ -10,12 +10,12 @@ use crate::analysis::ir::facts::{RemarkArg, Remarks};
 use crate::analysis::ir::loops::{self, Loop};
 use crate::analysis::pressure::target::Source;
 use crate::analysis::search_budgets::PRESSURE_GUARD_MAX_DEPTH;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 use llvm_sys::core::*;
 use llvm_sys::prelude::LLVMValueRef;
 use llvm_sys::LLVMOpcode;
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-pressure-unroll-guard";
@@ -157,7 +157,7 @@ unsafe fn read(f: FunctionValue, li: *const c_void, se: *mut c_void, capped: boo
     if capped && !out.is_empty() {
         let headers: Vec<_> = out.iter().map(|r| r.lp.header()).collect();
         let kernel = f.get_call_conventions() == crate::analysis::gpu::PTX_KERNEL_CC;
-        let mut remat = Remat { kernel, memo: HashMap::new() };
+        let mut remat = Remat { kernel, memo: HashMap::default() };
         for (r, values) in
             out.iter_mut().zip(crate::analysis::pressure::carried_values(f, &headers))
         {

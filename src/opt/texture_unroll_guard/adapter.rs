@@ -15,12 +15,12 @@ use crate::analysis::ir::facts::{RemarkArg, Remarks};
 use crate::analysis::ir::loops::{self, Loop};
 use crate::analysis::ir::{self, block_of};
 use crate::analysis::search_budgets::TEXTURE_GUARD_MAX_DEPTH;
+use crate::fast_hash::HashMap;
 use crate::knobs::Knobs;
 use inkwell::values::InstructionValue;
 use llvm_sys::core::*;
 use llvm_sys::prelude::{LLVMTypeRef, LLVMValueRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
-use std::collections::HashMap;
 use std::ffi::{c_void, CStr, CString};
 
 const REMARK_PASS: &CStr = c"nv-texture-unroll-guard";
@@ -156,7 +156,7 @@ unsafe fn read(f: inkwell::values::FunctionValue, li: *const c_void, se: *mut c_
             hoistable_regs: 0,
         };
         let mut first_fetch = None;
-        let mut hoist = l.parent().map(|p| Hoist { l, p, memo: HashMap::new() });
+        let mut hoist = l.parent().map(|p| Hoist { l, p, memo: HashMap::default() });
         for bb in f.get_basic_blocks() {
             if !l.contains(bb.as_mut_ptr()) {
                 continue;
