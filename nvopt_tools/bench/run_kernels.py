@@ -66,9 +66,14 @@ def compile_file(src, workdir, tools, level, comps, knobs, reps, verify_each, va
 
 def count_steps(res, c, steps, workdir, valgrind):
     """Counts each step's instructions under callgrind into res.instrs[c] (the steps rerun in
-    order, so each reads what the one before it wrote); a failure is recorded and returned."""
+    order, so each reads what the one before it wrote); a failure is recorded and returned. The
+    clang step is the same for every LLVM column: it is counted once, for the first."""
     counts = {}
+    clang = next((i["clang"] for i in res.instrs.values() if "clang" in i), None)
     for step in steps:
+        if step.name == "clang" and clang is not None:
+            counts["clang"] = clang
+            continue
         n, err = compilers.count_instructions(step, workdir, valgrind)
         if err:
             res.failures.append((c, "count instructions", err))
