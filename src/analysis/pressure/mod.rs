@@ -271,16 +271,9 @@ fn local_sets(g: &Graph, b: &Block) -> (ValueSet, ValueSet) {
 
 /// Values live out of block `b`: the successors' live-ins and the PHI operands flowing from `b`.
 pub fn live_out(g: &Graph, b: usize, live_in: &[ValueSet]) -> ValueSet {
-    let mut out = ValueSet::new(g.weights.len());
+    let mut out = phi_operands_out(g, b);
     for &s in &g.blocks[b].succs {
         out.union(&live_in[s]);
-        for p in &g.blocks[s].phis {
-            for &(from, v) in &p.incoming {
-                if let (true, Some(v)) = (from == b, v) {
-                    out.insert(v);
-                }
-            }
-        }
     }
     out
 }
