@@ -1,7 +1,7 @@
 """reference: renders docs/RESULTS.md, nvopt's measured figures per capability, from the outputs
 of the tools that measure them; no figure in it is typed by hand.
 
-  python3 -m nvopt_tools.reference [--bench DIR]... [--eval DIR]... [--log FILE]...
+  python3 -m nvopt_tools.reference [--bench DIR]... [--eval DIR]... [--cost DIR]... [--log FILE]...
       [--out docs/RESULTS.md] [--command TEXT]
   python3 -m nvopt_tools.reference --record FILE -- COMMAND [ARG...]
   python3 -m nvopt_tools.reference --check docs/RESULTS.md
@@ -11,6 +11,8 @@ Inputs (each optional; a section without one says which command produces its dat
   ratios nvopt/upstream, nvopt/nvidia, totals, the entries furthest behind nvcc.
 - --eval DIR: an output folder of `python3 -m nvopt_tools.corpus_eval` (summary.md; ablation.md
   when it ran with --ablate): the corpora, the tune/validate/all tables, the ablation table.
+- --cost DIR: an output folder of `python3 -m nvopt_tools.compile_cost` (summary.md): opt and
+  llc CPU time and instructions, nvopt against upstream, per split of the corpora.
 - --log FILE: a command's output recorded by --record: `python3 -m nvopt_tools.fidelity`
   (pipeline fidelity) and `python3 -m nvopt_tools.fuzz` / `python3 -m nvopt_tools.difftest`
   (robustness) are recognised by their command.
@@ -112,6 +114,7 @@ class Bench:
 class Eval:
     def __init__(self, folder):
         self.folder = folder
+        self.commit = None  # corpus_eval does not write one; compile_cost does (Cost)
         lines = read(os.path.join(folder, "summary.md"))
         self.command = lines[0] if lines else "?"
         self.title = next((l[2:] for l in lines if l.startswith("# ")), folder)
@@ -133,6 +136,18 @@ class Eval:
                               if l.startswith("- ")] if self.failures else []
         ab = os.path.join(folder, "ablation.md")
         self.ablation = read(ab) if os.path.exists(ab) else None
+
+
+class Cost(Eval):
+    """A compile_cost summary.md: the command, the build bullet and one table per split."""
+
+    def __init__(self, folder):
+        super().__init__(folder)
+        lines = read(os.path.join(folder, "summary.md"))
+        self.note = next((l for l in lines if l.startswith("- per file: ")), "")
+        self.failed = next((l for l in lines if l.startswith("Failed in at least one column")), "")
+        c = self.meta.get("git commit", "-")
+        self.commit = None if c.startswith("-") else c
 
 
 class Log:
@@ -271,7 +286,7 @@ def bench_section(benches, builds):
 
 def eval_build(e, builds):
     drv = e.md5s.get("nvopt-cc")
-    return builds.line(e.md5, None, (f"driver nvopt-cc md5 `{drv}`; " if drv else "")
+    return builds.line(e.md5, e.commit, (f"driver nvopt-cc md5 `{drv}`; " if drv else "")
                        + e.meta.get("LLVM", "LLVM ?"))
 
 
@@ -317,6 +332,27 @@ def corpora_section(evals, builds):
                 out.append(f"- ... {len(e.failure_items) - FAILURES_SHOWN} more in "
                            f"`{rel(os.path.abspath(e.folder))}/summary.md`")
             out += [""]
+    return out
+
+
+def cost_section(costs, builds):
+    out = ["## Compile cost on the corpora: nvopt against upstream", "",
+           "Each file of a split through opt and llc as `nvopt-cc` runs them for each column, from "
+           "the device bitcode corpus_eval keeps (`nvopt_tools/compile_cost.py`): CPU time "
+           "(median of repeats) and instructions executed (once under valgrind's callgrind, the "
+           "same on every run). clang's step is the same for both columns and is left out.", ""]
+    if not costs:
+        return out + absent("Produce it with the compile-cost tool, then pass `--cost DIR`",
+                            "python3 -m nvopt_tools.compile_cost --config CONFIG --split validate "
+                            "--jobs 2 --out build/compile-cost/validate")
+    for c in costs:
+        out += code(c.command) + [""] + [eval_build(c, builds), ""]
+        out += ([c.note[2:], ""] if c.note else [])
+        for h, body in c.splits:
+            out += [f"**{h}**", ""]
+            for t in tables(body):
+                out += t + [""]
+        out += [c.failed, ""] if c.failed else []
     return out
 
 
@@ -418,8 +454,8 @@ def programs_section(logs, builds):
                         body)
 
 
-def render(args, argv, benches, evals, logs):
-    builds = Builds(benches + evals + logs)
+def render(args, argv, benches, evals, logs, costs=()):
+    builds = Builds(benches + evals + list(costs) + logs)
     cmd = args.command or SELF + " " + " ".join(shlex.quote(rel(os.path.abspath(a)))
                                                   if os.path.exists(a) else shlex.quote(a)
                                                   for a in argv)
@@ -445,12 +481,14 @@ def render(args, argv, benches, evals, logs):
             f"\"GPU mode\", ...) in the diary this file replaced, `git show {DIARY}`", ""]
     out += ["Sections: [bench](#bench-nvopt-against-upstream-llvm-22-and-nvcc), "
             "[corpora](#public-cuda-corpora-tune-and-validate), "
+            "[compile cost](#compile-cost-on-the-corpora-nvopt-against-upstream), "
             "[ablation](#ablation-each-departure-from-cicc-or-upstream-turned-off-alone), "
             "[fidelity](#pipeline-fidelity), "
             "[robustness](#robustness-fuzzing-and-differential-execution), "
             "[real programs](#real-programs-on-a-gpu-kernel-time-outputs-memcheck).", ""]
     out += bench_section(benches, builds)
     out += corpora_section(evals, builds)
+    out += cost_section(costs, builds)
     out += ablation_section(evals, builds)
     out += fidelity_section(logs, builds)
     out += robustness_section(logs, builds)
@@ -486,6 +524,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench", action="append", default=[], metavar="DIR")
     ap.add_argument("--eval", action="append", default=[], metavar="DIR")
+    ap.add_argument("--cost", action="append", default=[], metavar="DIR")
     ap.add_argument("--log", action="append", default=[], metavar="FILE")
     ap.add_argument("--out", help="write here (default: stdout)")
     ap.add_argument("--command", help="the generator command to print (default: this one)")
@@ -493,11 +532,11 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.check:
         return check(args.check)
-    for d in args.bench + args.eval:
+    for d in args.bench + args.eval + args.cost:
         if not os.path.exists(os.path.join(d, "summary.md")):
             sys.exit(f"reference: {d}/summary.md is missing")
     text = render(args, argv, [Bench(d) for d in args.bench], [Eval(d) for d in args.eval],
-                  [Log(p) for p in args.log])
+                  [Log(p) for p in args.log], [Cost(d) for d in args.cost])
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
