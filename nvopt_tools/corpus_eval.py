@@ -142,6 +142,8 @@ ABLATIONS = [
      "calls with constant arguments evaluated (not in cicc's table)"),
     ("nv-post-inline-cse", "nv-post-inline-cse=0",
      "early-cse after the post-inline SROA (upstream's order, not in cicc's table)"),
+    ("nv-phi-load-spaces", "nv-disable-phi-load-spaces=1",
+     "loads feeding a PHI given their known space before the first instcombine (nvopt's own)"),
     ("hoist-common-insts-on", "nv-hoist-common-insts=1",
      "upstream's hoisting in the simplifycfg after adce (off by default)"),
     ("opt-side-lsv-removed", "nv-opt-load-store-vectorizer=1",

@@ -34,8 +34,8 @@ pub mod machine;
 pub use machine::{coalesce, mul_wide_split, param_opt, pre_sink, pred_remat, sreg_order};
 pub use opt::{
     array_alignment, asm_convergence, const_pointers, dbe, fold_const_calls, inline_policy,
-    internalize, ipmsp, local_array_unroll, lower_struct_args, pressure_unroll_guard,
-    shuffle_loop_unroll, stride_loop_unroll, texture_unroll_guard,
+    internalize, ipmsp, local_array_unroll, lower_struct_args, phi_load_spaces,
+    pressure_unroll_guard, shuffle_loop_unroll, stride_loop_unroll, texture_unroll_guard,
 };
 
 use std::ffi::{c_char, c_void};

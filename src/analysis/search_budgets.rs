@@ -32,6 +32,10 @@ pub const PRESSURE_GUARD_MAX_DEPTH: u32 = 16;
 /// steps walked back from a load's address to find a constant-space variable; a longer chain
 /// counts as one that does not end there (the loaded pointer stays generic).
 pub const CONST_POINTER_CHAIN_MAX_DEPTH: u32 = 16;
+/// nv-phi-load-spaces (Rust, src/opt/phi_load_spaces.rs): getelementptr, bitcast and
+/// addrspacecast steps walked back from a load's address to a pointer of a specific address
+/// space; a longer chain counts as one whose space is not known (the load is left alone).
+pub const PHI_LOAD_SPACE_CHAIN_MAX_DEPTH: u32 = 16;
 /// Special-register SCEV terms: nodes of one expression encoded for Rust; the rest of a larger
 /// expression is encoded as one opaque node.
 pub const SREG_MAX_TERM_NODES: u32 = 64;

@@ -10,6 +10,10 @@ pub mod internalize;
 /// thread only; right after nv-internalize.
 pub mod asm_convergence;
 
+/// `nv-phi-load-spaces`: loads feeding a PHI read in their known address spaces, before O1-O3's
+/// first instcombine.
+pub mod phi_load_spaces;
+
 /// `nv-lower-struct-args`: by-value struct parameters (slot `nv:lower-struct-args`).
 pub mod lower_struct_args;
 

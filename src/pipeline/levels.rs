@@ -62,6 +62,12 @@
 //! the `simplifycfg` after `adce` upstream's parameters there: `-nv-hoist-common-insts` hoists
 //! and `-nv-sink-common-insts` sinks code common to both arms of a branch (cicc's does neither;
 //! docs/DEPARTURES.md has their figures).
+//! And `nv-phi-load-spaces` right before O1-O3's first instcombine (src/opt/phi_load_spaces.rs;
+//! cicc's first MemorySpaceOpt comes after that instcombine): the instcombine folds the loads of
+//! a branch's two arms into one load through a PHI of their pointers, and a `__shared__` arm
+//! still reached through a generic cast then meets a global one in a generic pointer, a generic
+//! `ld` where nvcc keeps `ld.shared` and `ld.global`; the pass gives such loads their known space
+//! first (`-nv-disable-phi-load-spaces` gives cicc's table).
 //! One removal: O1-O3's `load-store-vectorizer` runs only with `-nv-opt-load-store-vectorizer`:
 //! llc -O1..-O3 runs LLVM's NVPTX GPU Load and Store Vectorizer itself, after its own
 //! infer-address-spaces, so the opt-side run (cicc's table) changed one SASS instruction on the
@@ -97,6 +103,7 @@ function
 cgscc
   function-attrs
 function
+  nv-phi-load-spaces ? memory-space-opt
   @ic
 nv:pretreat
 generic-to-nvvm

@@ -24,6 +24,7 @@ void nvopt_register_inline_advisor(PassBuilder &PB);      // inline_advisor.cpp
 void nvopt_register_array_alignment(PassBuilder &PB);     // array_alignment.cpp
 void nvopt_register_lower_struct_args(PassBuilder &PB);   // lower_struct_args.cpp
 void nvopt_register_const_pointers(PassBuilder &PB);      // const_pointers.cpp
+void nvopt_register_phi_load_spaces(PassBuilder &PB);     // phi_load_spaces.cpp
 void nvopt_register_phi_loads(PassBuilder &PB);           // phi_loads.cpp
 void nvopt_register_reuse_local_memory(PassBuilder &PB);  // reuse_local_memory.cpp
 
@@ -79,6 +80,7 @@ extern "C" void nvopt_shim_register_pass_builder(void *P) {
   nvopt_register_array_alignment(PB);
   nvopt_register_lower_struct_args(PB);
   nvopt_register_const_pointers(PB);
+  nvopt_register_phi_load_spaces(PB);
   nvopt_register_phi_loads(PB);
   nvopt_register_reuse_local_memory(PB);
 }

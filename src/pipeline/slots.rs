@@ -210,6 +210,7 @@ static PASS_GUARDS: &[(&str, &str)] = &[
     ("nv-pressure-unroll-guard", "nv-disable-pressure-unroll-guard"),
     ("nv-inline-advisor", "nv-disable-inline-advisor"),
     ("nv-fold-const-calls", "nv-disable-fold-const-calls"),
+    ("nv-phi-load-spaces", "nv-disable-phi-load-spaces"),
     ("nv-asm-convergence", "nv-disable-asm-convergence"),
     ("nv-set-local-array-alignment", "nv-disable-set-local-array-alignment"),
 ];

@@ -157,6 +157,12 @@ fn guard_knobs_switch_slots_off() {
         .text
         .contains("infer-address-spaces"));
     assert_eq!(text(Level::O3).matches("infer-address-spaces").count(), 3);
+    // nv-phi-load-spaces: before the first instcombine, off with its knob or memory-space-opt=0
+    assert!(text(Level::O3).contains("function(nv-phi-load-spaces,instcombine<"));
+    for off in [K::nv_disable_phi_load_spaces, K::memory_space_opt] {
+        let v = if off == K::memory_space_opt { 0 } else { 1 };
+        assert!(!built(Level::O3, |k| k.set(off, v)).text.contains("nv-phi-load-spaces"));
+    }
     let lv = built(Level::O3, |k| k.set(K::nv_loop_vectorize, 1)).text;
     assert!(
         lv.contains("loop-vectorize<no-interleave-forced-only") && lv.contains("slp-vectorizer")
