@@ -41,7 +41,8 @@ target and output:
                                current directory; - for stdout); one input only. A name other
                                than *.ptx/*.cubin builds a program (see whole programs)
   --ptx-isa NN                 PTX ISA version, e.g. 80 or 8.0 (also --ptx=NN; default:
-                               max(8.0, llc-22's minimum for ARCH))
+                               max(8.0, llc-22's minimum for ARCH); whole programs: also at
+                               least the CUDA installation's ISA, 9.0 for CUDA 13)
 
 code generation (as nvcc passes them to cicc and ptxas; in whole-program mode through clang):
   -maxrregcount N              register limit per thread, 1 to 255 (also -maxrregcount=N,

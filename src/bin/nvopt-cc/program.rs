@@ -417,6 +417,14 @@ fn resolve(o: &Options) -> Result<Tools> {
         }
     };
     let gpus = program_options::gpus(o).map_err(Failure::usage)?;
+    // Without --ptx-isa, whole programs get the CUDA toolkit's PTX ISA (target.rs toolkit_ptx):
+    // its headers pick instructions by its version, as with nvcc.
+    let toolkit = std::fs::read_to_string(cuda.join("include").join("cuda.h"))
+        .ok()
+        .and_then(|h| crate::target::cuda_h_version(&h))
+        .and_then(crate::target::toolkit_ptx)
+        .filter(|_| o.ptx_isa.is_none())
+        .unwrap_or(0);
     let mut ptx = 0;
     for g in &gpus {
         let target = crate::target::resolve_arch(Some(&g.sm)).map_err(Failure::usage)?;
@@ -424,6 +432,7 @@ fn resolve(o: &Options) -> Result<Tools> {
             crate::target::resolve_ptx(&target, o.ptx_isa.as_deref()).map_err(Failure::usage)?,
         );
     }
+    let ptx = ptx.max(toolkit);
     Ok(Tools {
         clang: tool("clang++")?,
         clang_c: tool("clang")?,

@@ -137,6 +137,29 @@ pub fn resolve_ptx(target: &Target, asked: Option<&str>) -> Result<u32, String> 
     Ok(version)
 }
 
+/// The PTX ISA of a CUDA toolkit (`CUDA_VERSION` of its cuda.h, e.g. 12080 for 12.8), capped at
+/// what llc-22 can emit: CUDA 12.0-12.5 give 8.0-8.5, 12.6 8.5, 12.8 8.7, 12.9 8.8, 13.x 9.0 (what
+/// each nvcc emits by default). Whole programs use it as their default (`program.rs`): CUDA's own
+/// headers (CCCL) choose instructions by the toolkit's version, so Thrust code of CUDA 13 needs
+/// PTX 8.6's `cp.async.bulk`, which the 8.0 of device-code mode rejects. None before CUDA 12.
+pub fn toolkit_ptx(cuda_version: u32) -> Option<u32> {
+    let (major, minor) = (cuda_version / 1000, cuda_version % 1000 / 10);
+    let isa = match major {
+        0..=11 => return None,
+        12 => [80, 81, 82, 83, 84, 85, 85, 86, 87, 88][minor.min(9) as usize],
+        _ => 90,
+    };
+    Some(isa.min(LLC_MAX_PTX))
+}
+
+/// The `CUDA_VERSION` a cuda.h defines (`#define CUDA_VERSION 13050`).
+pub fn cuda_h_version(text: &str) -> Option<u32> {
+    text.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix("#define")?.trim_start().strip_prefix("CUDA_VERSION")?;
+        rest.trim().parse().ok()
+    })
+}
+
 fn parse_ptx_version(text: &str) -> Option<u32> {
     let digits: String = match text.split_once('.') {
         Some((major, minor)) if major.len() == 1 && minor.len() == 1 => format!("{major}{minor}"),
@@ -184,6 +207,19 @@ mod tests {
         for bad in ["gfx90a", "sm_", "sm_9x", "sm_90af", "compute"] {
             assert!(resolve_arch(Some(bad)).unwrap_err().starts_with("bad -arch"), "{bad}");
         }
+    }
+
+    #[test]
+    fn toolkit_ptx_versions() {
+        assert_eq!(toolkit_ptx(11080), None);
+        assert_eq!(toolkit_ptx(12000), Some(80));
+        assert_eq!(toolkit_ptx(12060), Some(85));
+        assert_eq!(toolkit_ptx(12080), Some(87));
+        assert_eq!(toolkit_ptx(12090), Some(88));
+        assert_eq!(toolkit_ptx(13000), Some(90));
+        assert_eq!(toolkit_ptx(13050), Some(90));
+        assert_eq!(cuda_h_version("#ifndef X\n#define CUDA_VERSION 13050\n"), Some(13050));
+        assert_eq!(cuda_h_version("#define CUDA_VERSION_X 1\n"), None);
     }
 
     #[test]
