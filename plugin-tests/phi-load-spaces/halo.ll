@@ -39,6 +39,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; PASSOFF-NOT: addrspace(3) {{%[0-9]+}}
 ; PASSOFF: %sv = load float, ptr %sp, align 4
 ; REMARK: remark: {{.*}}loads feeding %left read in their known address spaces
+; REMARK-NOT: loads feeding %v
 ; REMARK: 1 nv-phi-load-spaces {{ *}}- loads feeding a PHI given their address space
 ; ON-LABEL: define ptx_kernel void @halo(
 ; ON-NOT: {{phi ptr|select i1 %edge, ptr}}
@@ -103,6 +104,27 @@ a:
 b:
   %q = getelementptr inbounds float, ptr %p, i64 1
   %bv = load float, ptr %q, align 4
+  br label %j
+j:
+  %v = phi float [ %av, %a ], [ %bv, %b ]
+  store float %v, ptr %out, align 4
+  ret void
+}
+
+; One arm already loads from addrspace(3), the other is a generic parameter: nothing to
+; rewrite (the fold cannot merge loads of two spaces), and no remark (REMARK-NOT above).
+; PASS-LABEL: define ptx_kernel void @already_shared(
+; PASS-NOT: addrspacecast ptr
+; PASS: ret void
+define ptx_kernel void @already_shared(ptr %g, ptr %out, i1 %c, i64 %k) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  %p = getelementptr inbounds float, ptr addrspace(3) @tile, i64 %k
+  %av = load float, ptr addrspace(3) %p, align 4
+  br label %j
+b:
+  %bv = load float, ptr %g, align 4
   br label %j
 j:
   %v = phi float [ %av, %a ], [ %bv, %b ]

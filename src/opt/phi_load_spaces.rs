@@ -138,10 +138,11 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> u64 {
         let b = LLVMCreateBuilderInContext(ctx);
         let mut rewritten = 0;
         for (phi, loads) in plan {
+            let before = rewritten;
             for (ld, space) in loads {
                 let ptr = LLVMGetOperand(ld, 0);
                 if LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == space {
-                    continue; // a load the same PHI lists twice, already rewritten
+                    continue; // already a load of that space: the fold cannot take it anyway
                 }
                 LLVMPositionBuilderBefore(b, ld);
                 let cast = LLVMBuildAddrSpaceCast(
@@ -153,7 +154,7 @@ fn run(f: LLVMValueRef, remarks: &Remarks) -> u64 {
                 LLVMSetOperand(ld, 0, cast);
                 rewritten += 1;
             }
-            if remarks.enabled() {
+            if rewritten > before && remarks.enabled() {
                 let text = crate::analysis::ir::facts::operand_text(phi);
                 remarks.emit(
                     c"nv-phi-load-spaces",
