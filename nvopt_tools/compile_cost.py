@@ -192,13 +192,10 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         p.error(str(e))
     if args.corpora:
-        known = {c.name: c for c in corpora}
-        wanted = [n for n in args.corpora.split(",") if n]
-        bad = [n for n in wanted if n not in known]
-        if bad:
-            p.error(f"unknown corpus {', '.join(bad)}; the config has: "
-                    f"{', '.join(known) or '(none)'}")
-        corpora = [known[n] for n in wanted]
+        try:
+            corpora = ce.pick_corpora(corpora, args.corpora)
+        except ValueError as e:
+            p.error(str(e))
     for c in corpora:
         if not os.path.isdir(c.root):
             p.error(f"corpus {c.name}: not a directory: {c.root}")
@@ -216,13 +213,7 @@ def main(argv=None):
     ev = ce.Evaluator(ce.Cache(os.path.abspath(args.cache)), arch, level, rc.nvidia_bin(),
                       driver, plugin, sums, args.timeout)
     splits = ce.SPLITS if args.split == "all" else (args.split,)
-    work = []
-    for c in corpora:
-        per = {s: [] for s in ce.SPLITS}
-        for rel in ce.corpus_files(c):
-            per[ce.split_of(c.name, rel)].append(rel)
-        for s in splits:
-            work += [(c, rel, s) for rel in (per[s][:args.limit] if args.limit else per[s])]
+    work, _ = ce.split_work(corpora, splits, args.limit)
     measure = Measure(ev, args)
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         results = list(pool.map(lambda w: measure.file(w[0], w[1]), work))

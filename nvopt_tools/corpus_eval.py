@@ -243,6 +243,35 @@ def corpus_files(corpus):
     return sorted(out)
 
 
+def pick_corpora(corpora, names, builtin=None):
+    """The corpora `names` ("a,b") picks from the config's `corpora` (and the `builtin` one);
+    ValueError naming the valid ones for an unknown name."""
+    known = {c.name: c for c in corpora}
+    if builtin:
+        known[builtin.name] = builtin
+    wanted = [n for n in names.split(",") if n]
+    bad = [n for n in wanted if n not in known]
+    if bad:
+        raise ValueError(f"unknown corpus {', '.join(bad)}; the config has: "
+                         f"{', '.join(c.name for c in corpora) or '(none)'}"
+                         + (f" (and the built-in {builtin.name})" if builtin else ""))
+    return [known[n] for n in wanted]
+
+
+def split_work(corpora, splits, limit=None):
+    """([(corpus, rel, split)] for the files of `splits`, the first `limit` of each corpus and
+    split when given; {corpus name: {split: files}})."""
+    counts, work = {}, []
+    for c in corpora:
+        per = {s: [] for s in SPLITS}
+        for rel in corpus_files(c):
+            per[split_of(c.name, rel)].append(rel)
+        counts[c.name] = {s: len(per[s]) for s in SPLITS}
+        for s in splits:
+            work += [(c, rel, s) for rel in (per[s][:limit] if limit else per[s])]
+    return work, counts
+
+
 # ---------------------------------------------------------------- variants and knobs
 
 def parse_knobs(text):
@@ -763,14 +792,10 @@ def main(argv):
         except (OSError, ValueError) as e:
             p.error(str(e))
     if args.corpora:
-        wanted = [n for n in args.corpora.split(",") if n]
-        known = {c.name: c for c in corpora}
-        known[BENCH] = bench_corpus()
-        bad = [n for n in wanted if n not in known]
-        if bad:
-            p.error(f"unknown corpus {', '.join(bad)}; the config has: "
-                    f"{', '.join(c.name for c in corpora) or '(none)'} (and the built-in {BENCH})")
-        corpora = [known[n] for n in wanted]
+        try:
+            corpora = pick_corpora(corpora, args.corpora, bench_corpus())
+        except ValueError as e:
+            p.error(str(e))
     for c in corpora:
         if not os.path.isdir(c.root):
             p.error(f"corpus {c.name}: not a directory: {c.root}")
@@ -818,15 +843,7 @@ def main(argv):
 
     # files and the split
     splits = SPLITS if args.split == "all" else (args.split,)
-    counts, work = {}, []
-    for c in corpora:
-        per = {s: [] for s in SPLITS}
-        for rel in corpus_files(c):
-            per[split_of(c.name, rel)].append(rel)
-        counts[c.name] = {s: len(per[s]) for s in SPLITS}
-        for s in splits:
-            picked = per[s][:args.limit] if args.limit else per[s]
-            work += [(c, rel, s) for rel in picked]
+    work, counts = split_work(corpora, splits, args.limit)
     if not work:
         print("eval: no files in the chosen split", file=sys.stderr)
 
