@@ -3,7 +3,7 @@ run, by CPU time and by instructions executed.
 
   python3 -m nvopt_tools.compile_cost --config FILE [--split tune|validate|all]
       [--corpora NAME,...] [--limit N] [--jobs N] [--reps N] [--no-count] [--valgrind PATH]
-      [--cache DIR] [--out DIR] [--nvopt-cc PATH] [--plugin PATH] [--timeout S]
+      [--cache DIR] [--out DIR] [--resume] [--nvopt-cc PATH] [--plugin PATH] [--timeout S]
 
 Issue 31 asks for whole-flow compile time at most 1.1x upstream's on the validate split. The
 bench (nvopt_tools/bench) times its own 52 kernels; this tool measures the corpora's files, the
@@ -27,9 +27,15 @@ opt_cpu, llc_cpu in seconds, opt_ir, llc_ir) and summary.md: per split, the file
 compiled, the sums and the per-file geomeans of nvopt/upstream for opt, llc and opt+llc.
 Files that fail in either column are listed and left out of the figures. Exit status 1 when a
 file fails in one column only (a compile failure of nvopt's), else 0.
+
+Each file's figures are appended to rows.jsonl in the output folder as soon as they are
+measured. With --resume, the rows there measured with the same plugin, driver, reps and
+counting are taken as they are and only the other files are measured, so a long run (the
+whole validate split under callgrind takes hours on two cores) can be stopped and continued.
 """
 import argparse
 import concurrent.futures
+import json
 import math
 import os
 import re
@@ -38,6 +44,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 
 from nvopt_tools import corpus_eval as ce
 from nvopt_tools import paths
@@ -142,6 +149,24 @@ class Measure:
         return out
 
 
+def load_rows(log, build):
+    """{(corpus, file): result} of the rows in `log` measured with `build` (plugin and driver
+    md5s, reps, counting); later rows win."""
+    got = {}
+    try:
+        with open(log) as f:
+            for line in f:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short when a run was stopped
+                if row.get("build") == build:
+                    got[(row["corpus"], row["file"])] = row["result"]
+    except OSError:
+        pass
+    return got
+
+
 def geomean(ratios):
     ratios = [r for r in ratios if r > 0]
     return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else float("nan")
@@ -178,6 +203,8 @@ def main(argv=None):
     p.add_argument("--valgrind", default="valgrind")
     p.add_argument("--cache", default=os.path.join(ce.ROOT, "build", "eval-cache"))
     p.add_argument("--out", help="default: build/compile-cost/<split>")
+    p.add_argument("--resume", action="store_true",
+                   help="reuse the rows of an earlier run of this build in the output folder")
     p.add_argument("--nvopt-cc", default=os.environ.get("NVOPT_CC")
                    or os.path.join(ce.ROOT, "target", "release", "nvopt-cc"))
     p.add_argument("--plugin", default=os.environ.get("NVOPT_PLUGIN")
@@ -214,12 +241,37 @@ def main(argv=None):
                       driver, plugin, sums, args.timeout)
     splits = ce.SPLITS if args.split == "all" else (args.split,)
     work, _ = ce.split_work(corpora, splits, args.limit)
-    measure = Measure(ev, args)
-    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda w: measure.file(w[0], w[1]), work))
-
     out = os.path.abspath(args.out or os.path.join(ce.ROOT, "build", "compile-cost", args.split))
     os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "rows.jsonl")
+    build = [sums[0], sums[1], args.reps, not args.no_count]
+    done = load_rows(log, build) if args.resume else {}
+    if not args.resume and os.path.exists(log):
+        os.remove(log)
+    elif os.path.exists(log) and os.path.getsize(log):
+        with open(log, "rb+") as f:  # a row cut short ends its line before new rows follow
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                f.write(b"\n")
+    lock = threading.Lock()
+    measure = Measure(ev, args)
+
+    def one(w):
+        key = (w[0].name, w[1])
+        if key in done:
+            return done[key]
+        r = measure.file(w[0], w[1])
+        with lock, open(log, "a") as f:
+            f.write(json.dumps({"corpus": key[0], "file": key[1], "build": build, "result": r})
+                    + "\n")
+        return r
+
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        results = list(pool.map(one, work))
+    reused = sum(1 for c, rel, _ in work if (c.name, rel) in done)
+    if args.resume:
+        print(f"compile_cost: {reused} files from {log}, {len(work) - reused} measured",
+              file=sys.stderr)
     keys = [f"{s}_{k}" for k in ("cpu", "ir") for s in STEPS]
     tsv = ["\t".join(["corpus", "file", "split", "column", *keys, "error"])]
     both = {s: [] for s in splits}
