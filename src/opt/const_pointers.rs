@@ -41,15 +41,6 @@ use llvm_sys::LLVMOpcode;
 
 pub const PASS: &str = "nv-const-pointers";
 
-/// The address spaces a chain of address computations may end in: what `based_on_constant`
-/// walks through.
-fn is_address_step(op: LLVMOpcode) -> bool {
-    matches!(
-        op,
-        LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
-    )
-}
-
 /// Whether `ptr` is a constant-space global variable, or computed from one by address steps.
 ///
 /// # Safety
@@ -59,17 +50,10 @@ unsafe fn based_on_constant(mut ptr: LLVMValueRef) -> bool {
         if !LLVMIsAGlobalVariable(ptr).is_null() {
             return LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) == addrspace::CONST;
         }
-        let op = if !LLVMIsAInstruction(ptr).is_null() {
-            LLVMGetInstructionOpcode(ptr)
-        } else if !LLVMIsAConstantExpr(ptr).is_null() {
-            LLVMGetConstOpcode(ptr)
-        } else {
-            return false;
-        };
-        if !is_address_step(op) {
-            return false;
+        match ir::address_step_source(ptr) {
+            Some(src) => ptr = src,
+            None => return false,
         }
-        ptr = LLVMGetOperand(ptr, 0);
     }
     false
 }
@@ -129,17 +113,4 @@ pub unsafe extern "C" fn nvopt_const_pointers_run(
     let marked = run(f, &Remarks::from_raw(ore));
     crate::stats::add_nonzero(PASS, "pointers loaded from constant memory marked global", marked);
     marked > 0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn address_steps() {
-        assert!(is_address_step(LLVMOpcode::LLVMGetElementPtr));
-        assert!(is_address_step(LLVMOpcode::LLVMAddrSpaceCast));
-        assert!(!is_address_step(LLVMOpcode::LLVMLoad));
-        assert!(!is_address_step(LLVMOpcode::LLVMSelect));
-    }
 }

@@ -75,20 +75,7 @@ unsafe fn known_space(mut ptr: LLVMValueRef) -> Option<u32> {
         if space != 0 {
             return Some(space);
         }
-        let op = if !LLVMIsAInstruction(ptr).is_null() {
-            LLVMGetInstructionOpcode(ptr)
-        } else if !LLVMIsAConstantExpr(ptr).is_null() {
-            LLVMGetConstOpcode(ptr)
-        } else {
-            return None;
-        };
-        if !matches!(
-            op,
-            LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
-        ) {
-            return None;
-        }
-        ptr = LLVMGetOperand(ptr, 0);
+        ptr = ir::address_step_source(ptr)?;
     }
     None
 }

@@ -249,6 +249,32 @@ pub fn is(v: LLVMValueRef, op: LLVMOpcode) -> bool {
     unsafe { !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionOpcode(v) == op }
 }
 
+/// Whether `op` computes an address from the pointer in its first operand without leaving
+/// that pointer's object: `getelementptr`, `bitcast`, `addrspacecast`.
+pub fn is_address_step(op: LLVMOpcode) -> bool {
+    matches!(
+        op,
+        LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
+    )
+}
+
+/// The pointer an address step (`is_address_step`, instruction or constant expression)
+/// computes `v` from; None when `v` is anything else. The walks back from an address
+/// (nv-const-pointers, nv-phi-load-spaces) take one step at a time with it.
+///
+/// # Safety
+/// `v` is a live value.
+pub unsafe fn address_step_source(v: LLVMValueRef) -> Option<LLVMValueRef> {
+    let op = if !LLVMIsAInstruction(v).is_null() {
+        LLVMGetInstructionOpcode(v)
+    } else if !LLVMIsAConstantExpr(v).is_null() {
+        LLVMGetConstOpcode(v)
+    } else {
+        return None;
+    };
+    is_address_step(op).then(|| LLVMGetOperand(v, 0))
+}
+
 /// A value's name ("" when it has none).
 pub fn name(v: LLVMValueRef) -> String {
     let mut len = 0;
@@ -377,5 +403,18 @@ pub unsafe fn generic_pointers_of(v: LLVMValueRef) -> Vec<LLVMValueRef> {
             }
         }
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn address_steps() {
+        assert!(is_address_step(LLVMOpcode::LLVMGetElementPtr));
+        assert!(is_address_step(LLVMOpcode::LLVMAddrSpaceCast));
+        assert!(!is_address_step(LLVMOpcode::LLVMLoad));
+        assert!(!is_address_step(LLVMOpcode::LLVMSelect));
     }
 }
