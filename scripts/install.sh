@@ -6,6 +6,9 @@
 #   PREFIX/include/nvopt/nvopt_nvcc_compat.h  what nvcc's headers add (program builds)
 #   PREFIX/libexec/nvopt/nvcc          a link to ../../bin/nvopt-cc: put the folder first on
 #                                      PATH for builds that run `nvcc` by name
+#   PREFIX/share/nvopt/source          the checkout's commit the binaries were installed from
+#                                      (`git describe --always --dirty`; "unknown" without git),
+#                                      which the program pack records as nvopt's commit
 # The driver finds the plugin and the header relative to its own executable, so the prefix can
 # be moved and the checkout removed. It still needs LLVM 22 (/usr/lib/llvm-22, or
 # NVOPT_LLVM_BIN) and, to build programs, a CUDA installation (--cuda-path, CUDA_PATH,
@@ -43,4 +46,7 @@ install -m 644 "$root/include/nvopt_cuda.h" "$prefix/include/nvopt/nvopt_cuda.h"
 install -m 644 "$root/include/nvopt_nvcc_compat.h" "$prefix/include/nvopt/nvopt_nvcc_compat.h"
 mkdir -p "$prefix/libexec/nvopt"
 ln -sfn ../../bin/nvopt-cc "$prefix/libexec/nvopt/nvcc"
-echo "installed nvopt in $prefix: bin/nvopt-cc, lib/libnvopt.so, include/nvopt/nvopt_cuda.h, libexec/nvopt/nvcc"
+mkdir -p "$prefix/share/nvopt"
+source_rev="$(git -C "$root" describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)"
+echo "$source_rev" > "$prefix/share/nvopt/source"
+echo "installed nvopt in $prefix: bin/nvopt-cc, lib/libnvopt.so, include/nvopt/nvopt_cuda.h, libexec/nvopt/nvcc (from $source_rev)"

@@ -4,6 +4,7 @@
     PACK/run.sh                   the device script (bash run.sh [RESULTS_DIR])
     PACK/device/                  device.py, kerneltime.c (and kerneltime.so when given)
     PACK/lib/libcudart.so.N       the CUDA runtime, once (every build links it dynamically)
+    PACK/lib/libomp.so.5 ...      host runtimes a build links (HOST_RUNTIME_LIBS), once
     PACK/bin/BUILD/NAME/FILE      each build's outputs
     PACK/data/NAME/               each program's input files and its working folder
 
@@ -44,6 +45,18 @@ def statuses(cfg, work, only=None):
     return rows
 
 
+def nvopt_source(prefix):
+    """nvopt's commit for the manifest: what scripts/install.sh recorded in the prefix the builds
+    used (PREFIX/share/nvopt/source), else the checkout's HEAD now, and which of the two."""
+    path = os.path.join(prefix, "share", "nvopt", "source")
+    if os.path.exists(path):
+        with open(path) as f:
+            rev = f.read().strip()
+        if rev and rev != "unknown":
+            return rev, "installed prefix"
+    return _git_rev(), "checkout HEAD at pack time (the prefix records no commit)"
+
+
 def _git_rev():
     try:
         return subprocess.run(["git", "-C", buildmod.ROOT, "rev-parse", "--short", "HEAD"],
@@ -58,6 +71,27 @@ def cudart_lib(cuda):
     if not libs:
         raise PackError(f"no libcudart.so.N in {cuda}/lib64")
     return libs[0]
+
+
+# Host runtime libraries a build may link that a GPU machine need not have (LLVM's OpenMP runtime
+# for clang's -fopenmp, GCC's for nvcc's -Xcompiler -fopenmp): shipped in PACK/lib beside
+# libcudart when a packed executable needs one. CUDA's own libraries (cuBLAS, cuRAND) come
+# from the GPU machine's CUDA installation, and the C/C++ runtimes from its system.
+HOST_RUNTIME_LIBS = ("libomp.so", "libgomp.so")
+
+
+def host_runtime_libs(exe):
+    """{soname: path here} of HOST_RUNTIME_LIBS that `exe` loads (ldd)."""
+    try:
+        out = subprocess.run(["ldd", exe], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+) => (/\S+)", line)
+        if m and m.group(1).startswith(HOST_RUNTIME_LIBS):
+            found[m.group(1)] = m.group(2)
+    return found
 
 
 def folder_size(path):
@@ -135,7 +169,7 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
         shutil.copy2(kerneltime_so, os.path.join(out, "device", "kerneltime.so"))
     shutil.copy2(os.path.join(HERE, "run.sh"), os.path.join(out, "run.sh"))
     os.chmod(os.path.join(out, "run.sh"), 0o755)
-    progs, left_out = [], {}
+    progs, left_out, host_libs = [], {}, {}
     cuobjdump = shutil.which("cuobjdump", path=os.path.join(cuda, "bin"))
     m = re.search(r"code=(sm_\d+a?)", cfg["defaults"]["arch_flags"])
     arch = m.group(1) if m else None
@@ -182,6 +216,7 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
                 files[os.path.basename(o)] = buildmod.file_hash(d)
             entry["builds"][b] = {"path": f"bin/{b}/{p['name']}", "nvcc": st[b]["nvcc"],
                                   "sha256": files}
+            host_libs.update(host_runtime_libs(os.path.join(dest, entry["run"])))
         entry["variants"], entry["variants_same_sass"] = [], []
         for v in variants:
             path = os.path.join(work, v, p["name"] + ".json")
@@ -215,17 +250,22 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
                 shutil.copy2(src, d)
                 entry["data"][rel] = buildmod.file_hash(d)
         progs.append(entry)
+    for soname, path in sorted(host_libs.items()):
+        shutil.copy2(os.path.realpath(path), os.path.join(out, "lib", soname))
     tools = {k: v for k, v in buildmod.tool_hashes(cuda, os.path.join(work, "nvopt-prefix"))
              .items()}
+    nvopt_rev, nvopt_from = nvopt_source(os.path.join(work, "nvopt-prefix"))
     manifest = {
         "format": "nvopt-programs-pack 1",
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "nvopt_git": _git_rev(),
+        "nvopt_git": nvopt_rev,
+        "nvopt_git_from": nvopt_from,
         "builds": list(BUILDS),
         "variants": {v: list(VARIANTS[v]) for v in variants},
         "arch_flags": cfg["defaults"]["arch_flags"],
         "cudart": cfg["defaults"]["cudart"],
         "cudart_lib": f"lib/{os.path.basename(lib)}",
+        "host_libs": [f"lib/{x}" for x in sorted(host_libs)],
         "tool_sha256": tools,
         "programs": progs,
         "left_out": left_out,

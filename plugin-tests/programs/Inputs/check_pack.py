@@ -1,6 +1,6 @@
 """Prints what plugin-tests/programs/build-pack.test checks in a pack: the manifest's programs,
 builds, arguments, checks and flags, that every file hash in it matches, the shipped CUDA
-runtime, the size limit and the device script's files."""
+runtime and host runtimes, where nvopt's commit came from, the size limit and the device script's files."""
 import hashlib
 import json
 import os
@@ -27,6 +27,8 @@ for p in m["programs"]:
             bad.append(path)
 print("files:", "every hash matches" if not bad else "MISMATCH " + " ".join(bad))
 print(m["cudart_lib"], os.path.exists(os.path.join(pack, m["cudart_lib"])))
+print("host libs:", " ".join(f"{x}={os.path.exists(os.path.join(pack, x))}" for x in m["host_libs"]))
+print("nvopt commit from", m["nvopt_git_from"])
 size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(pack) for f in fs)
 print("size under 64 MiB:", size < 64 * 2**20 and m["size_bytes"] < 64 * 2**20)
 print("device:", " ".join(f for f in ("run.sh", "device/device.py", "device/kerneltime.c")

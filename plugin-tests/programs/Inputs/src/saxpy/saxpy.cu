@@ -1,5 +1,7 @@
 // nvopt's program-corpus test (plugin-tests/programs): a self-checking program built by one
-// nvcc command line. y = a*x + y on the GPU, checked against the CPU; prints a checksum.
+// nvcc command line. y = a*x + y on the GPU, checked against the CPU; prints a checksum. The
+// check runs on host threads (-Xcompiler -fopenmp, as llm.c's matmul programs build), so every
+// build links an OpenMP runtime that the pack ships.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +37,7 @@ int main(int argc, char **argv) {
   cudaMemcpy(r, dy, n * sizeof(float), cudaMemcpyDeviceToHost);
   double sum = 0;
   int bad = 0;
+#pragma omp parallel for reduction(+ : bad, sum)
   for (int i = 0; i < n; ++i) {
     bad += fabsf(r[i] - (3.0f * x[i] + y[i])) > 1e-5f;
     sum += r[i];
