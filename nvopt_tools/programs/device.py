@@ -6,6 +6,7 @@ library only): the pack carries a copy, run by PACK/run.sh. The repository's too
 parse recorded results (`python3 -m nvopt_tools.programs report`).
 
     python3 device.py --pack PACK --out RESULTS [--budget 450] [--sanitizer-budget 120]
+                      [--parallel N]
 
 Within --budget seconds (the script stops starting runs when it is spent):
   1. the injection library: kerneltime.c compiled with the machine's compiler against its CUPTI
@@ -19,6 +20,10 @@ Within --budget seconds (the script stops starting runs when it is spent):
      group); every run's output is checked
      (exit status, the program's own `check` regex, no `fail` match, the `compare` numbers equal
      to the nvcc build's of that round); kernel times come from the injection library's TSV;
+     with --parallel N, N programs run side by side (each its builds in turn, OMP_NUM_THREADS
+     the cores shared out): their CPU parts (references, setup) overlap, and every kernel
+     launch that overlaps another process's GPU activity (kernels, copies, sets, on one
+     CLOCK_REALTIME line from each TSV's clock pair) is left out of the times;
   3. after the first round, memcheck once over every nvopt build (time-boxed, --sanitizer-jobs
      at a time, nothing timed meanwhile), then more rounds while time is left; a program that
      waives (exit 2 and a 'Waiving' line, as cuda-samples do without a second GPU) in the nvcc
@@ -87,34 +92,100 @@ def recheck(manifest, results, runs):
 # ------------------------------------------------------------------------- parsing
 def parse_kerneltime(path):
     """One process's launches: [(kernel, start_ns, duration_ns)], in start order. Lines that
-    are not launches (comments, the header, a line cut off by a crash) are skipped."""
-    out = []
+    are not launches (comments, the header, a copy or set, a line cut off by a crash) are
+    skipped."""
+    return [(n, st, en - st) for n, st, en in parse_activity(path)[1] if not n.startswith("[")]
+
+
+def parse_activity(path):
+    """One process's GPU activity: (offset_ns, [(name, start_ns, end_ns)]) in start order,
+    copies and sets named [memcpy]/[memset]. offset_ns maps CUPTI's clock to CLOCK_REALTIME
+    (from the '# clock' line kerneltime.c writes; None in files without one)."""
+    out, offset = [], None
     try:
         f = open(path, errors="replace")
     except OSError:
-        return out
+        return offset, out
     with f:
         for line in f:
+            if line.startswith("# clock "):
+                m = re.match(r"# clock cupti_ns=(\d+) realtime_ns=(\d+)", line)
+                if m:
+                    offset = int(m.group(2)) - int(m.group(1))
+                continue
             if line.startswith("#") or line.startswith("kernel\t"):
                 continue
             parts = line.rstrip("\n").split("\t")
             if len(parts) < 4:
                 continue
-            try:
-                out.append((parts[0], int(parts[1]), int(parts[3])))
+            try:  # the duration column is the record's (end is start plus it)
+                start, dur = int(parts[1]), int(parts[3])
             except ValueError:
                 continue
+            out.append((parts[0], start, start + dur))
     out.sort(key=lambda r: r[1])
-    return out
+    return offset, out
 
 
-def launch_times(records):
+# GPU activity of two processes closer than this (either side) counts as overlapping: it covers
+# the error of mapping each process's CUPTI clock to CLOCK_REALTIME and the context switch.
+OVERLAP_MARGIN_NS = 20_000
+
+
+def shared_periods(files):
+    """The periods (sorted, disjoint [t0, t1) in CLOCK_REALTIME ns) in which the GPU activity
+    (kernels, copies, sets; each widened by OVERLAP_MARGIN_NS) of two or more processes
+    overlaps. files: {path: (offset_ns, activity)}; files without a clock are left out."""
+    events = []
+    for path, (offset, acts) in files.items():
+        if offset is None:
+            continue
+        for _, st, en in acts:
+            events.append((st + offset - OVERLAP_MARGIN_NS, 1, path))
+            events.append((en + offset + OVERLAP_MARGIN_NS, -1, path))
+    events.sort(key=lambda e: (e[0], -e[1]))
+    active, periods, since = {}, [], None
+    for t, d, path in events:
+        active[path] = active.get(path, 0) + d
+        if not active[path]:
+            del active[path]
+        if len(active) >= 2 and since is None:
+            since = t
+        elif len(active) < 2 and since is not None:
+            if t > since:
+                periods.append((since, t))
+            since = None
+    return periods
+
+
+def overlaps(periods, t0, t1):
+    """Whether [t0, t1) meets any of the sorted, disjoint periods."""
+    lo, hi = 0, len(periods)
+    while lo < hi:  # the first period ending after t0
+        mid = (lo + hi) // 2
+        if periods[mid][1] <= t0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < len(periods) and periods[lo][0] < t1
+
+
+def launch_times(records, shared=None):
     """Per kernel, the durations (ns) of its launches after its first one; a kernel launched
-    once keeps that launch (marked by the second value, the count of dropped launches)."""
+    once keeps that launch (marked by the second value, the count of dropped launches).
+    records: (kernel, start_ns, duration_ns[, overlapped]); a launch that overlapped another
+    process's GPU activity is left out after the first launch is dropped (shared counts them
+    per kernel when given)."""
     per = {}
-    for name, _, dur in records:
-        per.setdefault(name, []).append(dur)
-    return {k: (v[1:] if len(v) > 1 else v, 1 if len(v) > 1 else 0) for k, v in per.items()}
+    for rec in records:
+        per.setdefault(rec[0], []).append((rec[2], len(rec) > 3 and rec[3]))
+    out = {}
+    for k, v in per.items():
+        kept = v[1:] if len(v) > 1 else v
+        if shared is not None:
+            shared[k] = shared.get(k, 0) + sum(1 for _, o in kept if o)
+        out[k] = ([d for d, o in kept if not o], 1 if len(v) > 1 else 0)
+    return out
 
 
 def numbers(text, compare):
@@ -256,8 +327,9 @@ def find_sanitizer(cuda):
 
 # ------------------------------------------------------------------------- running
 class Runner:
-    def __init__(self, pack, out, budget, log, inject=None, extra_libs=()):
+    def __init__(self, pack, out, budget, log, inject=None, extra_libs=(), parallel=1):
         self.pack, self.out, self.log = pack, out, log
+        self.parallel = max(1, parallel)
         self.t0 = time.time()
         self.deadline = self.t0 + budget
         self.inject = inject
@@ -266,6 +338,9 @@ class Runner:
         self.env["LD_LIBRARY_PATH"] = os.pathsep.join(
             libs + [x for x in [os.environ.get("LD_LIBRARY_PATH")] if x])
         self.env.pop("CUDA_INJECTION64_PATH", None)
+        if self.parallel > 1 and "OMP_NUM_THREADS" not in self.env:
+            # host OpenMP (llm.c's matmul references) shares the cores among the programs
+            self.env["OMP_NUM_THREADS"] = str(max(1, (os.cpu_count() or 1) // self.parallel))
         self.runs = []
 
     def left(self):
@@ -273,6 +348,12 @@ class Runner:
 
     def now(self):
         return time.time()
+
+    def begin_program(self):
+        """Called before a program's runs in a sequential round (PlanRunner picks a lane)."""
+
+    def barrier(self):
+        """Called when a round's programs have all finished (PlanRunner joins its lanes)."""
 
     def run(self, prog, build, rnd, timed=True, wrapper=None, timeout=None):
         b = "nvcc" if build == "nvcc2" else build
@@ -378,47 +459,23 @@ def fits(prog, left, reserve):
 
 def run_round(runner, manifest, rnd, reserve, done=None):
     """One run of every program in every build (program order: round_order); done counts
-    each program's finished runs and is updated."""
+    each program's finished runs and is updated. With runner.parallel > 1 (a real Runner),
+    that many programs run side by side, each its builds in turn; the launches that overlap
+    another process's GPU activity are left out of the times (collect_times)."""
     rows = []
     done = {} if done is None else done
-    for i, prog in enumerate(round_order(manifest["programs"], done)):
-        texts = {}
-        if not fits(prog, runner.left(), reserve):
-            rows += [{"round": rnd, "program": prog["name"], "build": b,
-                      "status": "not run (time)"} for b in run_builds(prog)]
-            continue
-        for build in order_for(rnd, i, run_builds(prog)):
-            if runner.left() < reserve:
-                rows.append({"round": rnd, "program": prog["name"], "build": build,
-                             "status": "not run (time)"})
-                continue
-            rc, text, secs, base = runner.run(prog, build, rnd)
-            wd = os.path.join(runner.pack, prog["workdir"])
-            texts[build] = compare_text(prog, wd, text) if prog.get("compare") else text
-            why = check_output(prog, rc, text)
-            rows.append({"round": rnd, "program": prog["name"], "build": build, "rc": rc,
-                         "seconds": round(secs, 3), "why": why, "base": base,
-                         "waived": waived(rc, text)})
-            done[prog["name"]] = done.get(prog["name"], 0) + 1
-        cmp = prog.get("compare")
-        if cmp and "nvcc" in texts:
-            ref = numbers(texts["nvcc"], cmp)
-            unstable = "nvcc2" in texts and same_numbers(numbers(texts["nvcc2"], cmp), ref, cmp)
-            for r in rows:
-                if r["program"] != prog["name"] or r["round"] != rnd or r["build"] not in texts:
-                    continue
-                if r["build"] in ("nvcc", "nvcc2"):
-                    continue
-                d = same_numbers(numbers(texts[r["build"]], cmp), ref, cmp)
-                if d and unstable:
-                    r["note"] = "compare skipped: the two nvcc runs differ (" + unstable + ")"
-                elif d:
-                    r["why"].append("compare: " + d)
-            if unstable:
-                for r in rows:
-                    if r["program"] == prog["name"] and r["round"] == rnd and \
-                            r["build"] == "nvcc2":
-                        r["note"] = "nvcc runs differ: " + unstable
+    order = round_order(manifest["programs"], done)
+    if isinstance(runner, Runner) and runner.parallel > 1:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=runner.parallel) as ex:
+            futures = [ex.submit(run_program, runner, prog, i, rnd, reserve, done)
+                       for i, prog in enumerate(order)]
+            for f in futures:
+                rows += f.result()
+    else:
+        for i, prog in enumerate(order):
+            getattr(runner, "begin_program", lambda: None)()
+            rows += run_program(runner, prog, i, rnd, reserve, done)
+        getattr(runner, "barrier", lambda: None)()
     nvcc_waived = {r["program"] for r in rows if r.get("build") == "nvcc" and r.get("waived")}
     for r in rows:
         if "why" not in r:
@@ -430,6 +487,45 @@ def run_round(runner, manifest, rnd, reserve, done=None):
             r["why"] = []
         else:
             r["status"] = "ok" if not r["why"] else "WRONG"
+    return rows
+
+
+def run_program(runner, prog, i, rnd, reserve, done):
+    """A program's runs of round rnd (its builds in order_for's order, if they fit in what is
+    left) and the compare of their numbers with the nvcc build's: the rows."""
+    rows, texts = [], {}
+    if not fits(prog, runner.left(), reserve):
+        return [{"round": rnd, "program": prog["name"], "build": b,
+                 "status": "not run (time)"} for b in run_builds(prog)]
+    for build in order_for(rnd, i, run_builds(prog)):
+        if runner.left() < reserve:
+            rows.append({"round": rnd, "program": prog["name"], "build": build,
+                         "status": "not run (time)"})
+            continue
+        rc, text, secs, base = runner.run(prog, build, rnd)
+        wd = os.path.join(runner.pack, prog["workdir"])
+        texts[build] = compare_text(prog, wd, text) if prog.get("compare") else text
+        why = check_output(prog, rc, text)
+        rows.append({"round": rnd, "program": prog["name"], "build": build, "rc": rc,
+                     "seconds": round(secs, 3), "why": why, "base": base,
+                     "waived": waived(rc, text)})
+        done[prog["name"]] = done.get(prog["name"], 0) + 1
+    cmp = prog.get("compare")
+    if cmp and "nvcc" in texts:
+        ref = numbers(texts["nvcc"], cmp)
+        unstable = "nvcc2" in texts and same_numbers(numbers(texts["nvcc2"], cmp), ref, cmp)
+        for r in rows:
+            if r["build"] not in texts or r["build"] in ("nvcc", "nvcc2"):
+                continue
+            d = same_numbers(numbers(texts[r["build"]], cmp), ref, cmp)
+            if d and unstable:
+                r["note"] = "compare skipped: the two nvcc runs differ (" + unstable + ")"
+            elif d:
+                r["why"].append("compare: " + d)
+        if unstable:
+            for r in rows:
+                if r["build"] == "nvcc2":
+                    r["note"] = "nvcc runs differ: " + unstable
     return rows
 
 
@@ -499,16 +595,29 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def collect_times(manifest, results):
-    """{program: {build: {kernel: [durations_us]}}} from every round's TSVs."""
-    times = {}
+def collect_times(manifest, results, shared=None):
+    """{program: {build: {kernel: [durations_us]}}} from every round's TSVs. Launches that
+    overlapped another process's GPU activity (programs run side by side, --parallel) are left
+    out; shared, when given, gets {build: launches left out}."""
+    paths = {}
     for prog in manifest["programs"]:
-        per = times.setdefault(prog["name"], {})
         for build in run_builds(prog):
             for path in sorted(glob.glob(os.path.join(results, "runs", "r*", build,
                                                       safe(prog["name"]) + ".tsv"))):
-                for k, (durs, _) in launch_times(parse_kerneltime(path)).items():
-                    per.setdefault(build, {}).setdefault(k, []).extend(d / 1000.0 for d in durs)
+                paths[path] = (prog["name"], build)
+    files = {path: parse_activity(path) for path in paths}
+    periods = shared_periods(files)
+    times = {p["name"]: {} for p in manifest["programs"]}
+    for path, (name, build) in paths.items():
+        offset, acts = files[path]
+        recs = [(n, st, en - st, offset is not None and bool(periods) and
+                 overlaps(periods, st + offset, en + offset))
+                for n, st, en in acts if not n.startswith("[")]
+        left_out = {}
+        for k, (durs, _) in launch_times(recs, left_out).items():
+            times[name].setdefault(build, {}).setdefault(k, []).extend(d / 1000.0 for d in durs)
+        if shared is not None:
+            shared[build] = shared.get(build, 0) + sum(left_out.values())
     return times
 
 
@@ -601,8 +710,10 @@ def report(manifest, results, out=None, runs=None, san=None):
         runs = recheck(manifest, results, read_tsv(os.path.join(results, "runs.tsv")))
     if san is None:
         san = read_tsv(os.path.join(results, "sanitizer.tsv"))
-    rows = kernel_rows(manifest, collect_times(manifest, results))
+    shared = {}
+    rows = kernel_rows(manifest, collect_times(manifest, results, shared))
     summary = summarize(rows, runs, san)
+    summary["overlap_left_out"] = shared
     names = demangle(sorted({r["kernel"] for r in rows}))
     cols = ["group", "program", "kernel", "nvcc_us", "upstream_us", "nvopt_us", "nvcc2_us",
             "nvopt/nvcc", "nvopt/upstream", "upstream/nvcc", "nvcc2/nvcc", "launches",
@@ -686,6 +797,9 @@ def summary_text(s):
                    + (f" ({', '.join(sz['errors'])})" if sz["errors"] else "")
                    + f", {len(sz['unfinished'])} unfinished"
                    + (f" ({', '.join(sz['unfinished'][:10])})" if sz["unfinished"] else ""))
+    if any(s.get("overlap_left_out", {}).values()):
+        out.append("launches left out for overlapping another program's GPU work: " +
+                   ", ".join(f"{b} {n}" for b, n in s["overlap_left_out"].items()))
     out.append(f"kernels: {s['kernels']}, of at least {MIN_US:g} us: {s['kernels_min_us']}; "
                f"noise floor (p90 nvcc/nvcc): "
                f"{fmt(s['noise_p90'] and 100 * s['noise_p90'], '.1f')}%")
@@ -776,17 +890,36 @@ def schedule(runner, manifest, a, sanitizer, log, out=None, sanitize_fn=None):
 
 class PlanRunner:
     """A Runner on a simulated clock for --plan: each run takes the program's observed
-    seconds (or --assume seconds when none was observed) and passes its checks."""
+    seconds (or --assume seconds when none was observed) and passes its checks. With
+    parallel > 1 it keeps that many lanes: each program goes to the lane that is free first,
+    and a round ends when every lane has (as the real Runner's side-by-side runs do)."""
     pack = ""
 
-    def __init__(self, budget, assume):
-        self.clock, self.budget, self.assume = 0.0, budget, assume
+    def __init__(self, budget, assume, parallel=1):
+        self.budget, self.assume = budget, assume
+        self.parallel = max(1, parallel)
+        self.lanes, self.lane = [0.0] * self.parallel, 0
+
+    @property
+    def clock(self):
+        return max(self.lanes)
+
+    @clock.setter
+    def clock(self, value):
+        self.lanes = [value] * self.parallel
 
     def now(self):
-        return self.clock
+        return self.lanes[self.lane]
 
     def left(self):
-        return self.budget - self.clock
+        return self.budget - self.lanes[self.lane]
+
+    def begin_program(self):
+        self.lane = self.lanes.index(min(self.lanes))
+
+    def barrier(self):
+        self.clock = self.clock
+        self.lane = 0
 
     def secs(self, prog):
         s = prog.get("observed_seconds")
@@ -794,7 +927,7 @@ class PlanRunner:
 
     def run(self, prog, build, rnd, **_):
         d = min(self.secs(prog), prog.get("timeout", 30), max(1.0, self.left()))
-        self.clock += d
+        self.lanes[self.lane] += d
         return 0, prog.get("plan_output", ""), d, ""
 
 
@@ -806,7 +939,7 @@ def plan(manifest, a, log):
     for spec in a.assume_group:
         g, _, v = spec.partition("=")
         assume[g] = float(v)
-    runner = PlanRunner(a.budget, assume)
+    runner = PlanRunner(a.budget, assume, a.parallel)
     for p in manifest["programs"]:
         p["plan_output"] = ""
         p.pop("check", None), p.pop("fail", None), p.pop("compare", None)
@@ -848,6 +981,10 @@ def main(argv=None):
     ap.add_argument("--sanitizer-jobs", type=int, default=4,
                     help="memcheck processes at a time (untimed, after the first round)")
     ap.add_argument("--max-rounds", type=int, default=7)
+    ap.add_argument("--parallel", type=int, default=1, metavar="N",
+                    help="programs run side by side (each its builds in turn); a kernel launch "
+                         "that overlaps another process's GPU activity is left out of the "
+                         "times (default 1: one run at a time)")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--skip", nargs="*", default=[],
                     help="programs or groups left out (e.g. those whose CPU reference takes "
@@ -896,7 +1033,10 @@ def main(argv=None):
     sanitizer = find_sanitizer(cuda)
     log(f"compute-sanitizer: {sanitizer or 'not found (memcheck skipped)'}")
     extra = [cupti_lib] + ([os.path.join(cuda, "lib64")] if cuda else [])
-    runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra)
+    runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra, a.parallel)
+    if a.parallel > 1:
+        log(f"{a.parallel} programs side by side (OMP_NUM_THREADS "
+            f"{runner.env.get('OMP_NUM_THREADS')}); overlapping launches are left out of the times")
     runs, san = schedule(runner, manifest, a, sanitizer, log, out)
     summary = report(manifest, out, out, runs, san if sanitizer else None)
     text = summary_text(summary)

@@ -4,6 +4,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import tempfile
 import unittest
 
@@ -205,6 +206,77 @@ class Plan(unittest.TestCase):
         # slow, so it waits for the quick ones) takes 4 x 1 s
         self.assertIn("plan: 11 of 12 programs get at least one full round within 150 s; "
                       "without one: s/big", text)
+
+    def test_parallel_lanes_fit_more(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        progs = [{"name": f"q/{i}", "group": "q", "observed_seconds": 5.0, "workdir": "."}
+                 for i in range(8)]
+        with open(os.path.join(d, "manifest.json"), "w") as f:
+            json.dump({"programs": progs}, f)
+
+        def reach(parallel):
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                device.main(["--pack", d, "--out", os.path.join(d, "o"), "--plan", "--budget",
+                             "100", "--sanitizer-budget", "0", "--max-rounds", "1",
+                             "--parallel", str(parallel)])
+            return re.search(r"plan: (\d+) of 8", out.getvalue()).group(1)
+        # 20 s a program (4 runs of 5 s, started only while 22 s are left beyond the 30 s
+        # reserve of round 0): one lane fits 3 of 8 in 100 s, two lanes twice as many
+        self.assertEqual((reach(1), reach(2)), ("3", "6"))
+
+
+class Overlap(unittest.TestCase):
+    """Programs run side by side (--parallel): a launch that overlaps another process's GPU
+    activity, on the shared CLOCK_REALTIME line, is left out of the times."""
+
+    def write(self, d, build, offset, lines):
+        os.makedirs(os.path.join(d, "runs", "r0", build), exist_ok=True)
+        with open(os.path.join(d, "runs", "r0", build, "g__p.tsv"), "w") as f:
+            f.write("# nvopt-kerneltime 2 pid=1\n")
+            if offset is not None:
+                f.write(f"# clock cupti_ns=1000 realtime_ns={1000 + offset}\n")
+            f.write(device.KT_HEADER + "\n")
+            for name, start, dur in lines:
+                f.write(f"{name}\t{start}\t{start + dur}\t{dur}\t1x1x1\t1x1x1\t8\t0\t7\t1\n")
+
+    def test_overlapping_launches_left_out(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        ms = 1_000_000
+        # nvcc: launches at 0, 10, 20, 30 ms (the first dropped), 100 us each
+        self.write(d, "nvcc", 0, [("k", i * 10 * ms, 100_000) for i in range(4)])
+        # nvopt, another process whose clock is 5 ms behind: a copy at realtime 20 ms meets
+        # nvcc's third launch; its own kernel at realtime 40 ms meets nothing
+        self.write(d, "nvopt", 5 * ms, [("[memcpy]", 15 * ms + 50_000, 10_000),
+                                         ("k", 35 * ms, 100_000), ("k", 45 * ms, 200_000)])
+        manifest = {"programs": [{"name": "g/p", "group": "g"}]}
+        shared = {}
+        times = device.collect_times(manifest, d, shared)
+        self.assertEqual(times["g/p"]["nvcc"]["k"], [100.0, 100.0])
+        self.assertEqual(times["g/p"]["nvopt"]["k"], [200.0])
+        self.assertEqual(shared, {"nvcc": 1, "nvopt": 0})
+        self.assertEqual(device.parse_kerneltime(os.path.join(d, "runs", "r0", "nvopt",
+                                                              "g__p.tsv")),
+                         [("k", 35 * ms, 100_000), ("k", 45 * ms, 200_000)])
+
+    def test_files_without_a_clock_are_not_compared(self):
+        d = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, d)
+        self.write(d, "nvcc", None, [("k", 0, 100), ("k", 1000, 100)])
+        self.write(d, "nvopt", None, [("k", 0, 100), ("k", 1000, 100)])
+        shared = {}
+        device.collect_times({"programs": [{"name": "g/p", "group": "g"}]}, d, shared)
+        self.assertEqual(shared, {"nvcc": 0, "nvopt": 0})
+
+    def test_periods(self):
+        m = device.OVERLAP_MARGIN_NS
+        files = {"a": (0, [("k", 0, 10 * m)]), "b": (0, [("k", 5 * m, 20 * m)]),
+                 "c": (0, [("k", 100 * m, 110 * m)])}
+        self.assertEqual(device.shared_periods(files), [(4 * m, 11 * m)])
+        self.assertTrue(device.overlaps([(4 * m, 11 * m)], 10 * m, 12 * m))
+        self.assertFalse(device.overlaps([(4 * m, 11 * m)], 11 * m, 12 * m))
 
 
 class Summary(unittest.TestCase):
