@@ -140,9 +140,18 @@ def shared_periods(files):
     for path, (offset, acts) in files.items():
         if offset is None:
             continue
-        for _, st, en in acts:
-            events.append((st + offset - OVERLAP_MARGIN_NS, 1, path))
-            events.append((en + offset + OVERLAP_MARGIN_NS, -1, path))
+        # the process's own activity first merged into busy spans (back-to-back launches make
+        # one span), so that the sweep sees few events
+        spans = []
+        for _, st, en in sorted(acts, key=lambda a: a[1]):
+            st, en = st + offset - OVERLAP_MARGIN_NS, en + offset + OVERLAP_MARGIN_NS
+            if spans and st <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], en)
+            else:
+                spans.append([st, en])
+        for st, en in spans:
+            events.append((st, 1, path))
+            events.append((en, -1, path))
     events.sort(key=lambda e: (e[0], -e[1]))
     active, periods, since = {}, [], None
     for t, d, path in events:
