@@ -404,9 +404,34 @@ fn stem(input: &str) -> String {
     Path::new(input).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
+/// `omp.h` for `-Xcompiler -fopenmp`: in clang's resource folders next to its binary
+/// (`LLVM/lib/clang/N/include`, which Debian's `libomp-N-dev` fills) or the system's include
+/// folders; without it clang stops at the `#include <omp.h>` or the link at `-lomp`.
+fn openmp_header(clang: &Path) -> Option<PathBuf> {
+    let clang = clang.canonicalize().unwrap_or_else(|_| clang.to_path_buf());
+    let llvm = clang.parent()?.parent()?;
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(llvm.join("lib").join("clang"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path().join("include"))
+        .collect();
+    dirs.extend(["/usr/local/include", "/usr/include"].map(PathBuf::from));
+    dirs.into_iter().map(|d| d.join("omp.h")).find(|p| p.is_file())
+}
+
 fn resolve(o: &Options) -> Result<Tools> {
     let root = toolchain::project_root();
     let tool = |name| toolchain::llvm_tool(name, &root).map_err(Failure::usage);
+    let clang = tool("clang++")?;
+    let openmp = o.program.host_args.iter().any(|a| a == "-fopenmp" || a.starts_with("-fopenmp="));
+    if openmp && openmp_header(&clang).is_none() {
+        return Err(Failure::usage(format!(
+            "-Xcompiler -fopenmp: the host compiler {} has no OpenMP runtime (omp.h, libomp); \
+             install LLVM's (Debian: apt-get install libomp-22-dev, as scripts/build.sh does)",
+            clang.display()
+        )));
+    }
     let cuda = match toolchain::cuda(o.cuda_path.as_deref(), &root).map_err(Failure::usage)? {
         Cuda::Sdk(dir) => dir,
         Cuda::None => {
@@ -434,7 +459,7 @@ fn resolve(o: &Options) -> Result<Tools> {
     }
     let ptx = ptx.max(toolkit);
     Ok(Tools {
-        clang: tool("clang++")?,
+        clang,
         clang_c: tool("clang")?,
         ar: tool("llvm-ar")?,
         plugin: if o.upstream {
@@ -602,6 +627,24 @@ mod tests {
             math: o.math.resolve(),
             compat: None,
         }
+    }
+
+    #[test]
+    fn openmp_header_next_to_clang() {
+        let dir = std::env::temp_dir().join(format!("nvopt-omp-{}", std::process::id()));
+        let inc = dir.join("lib/clang/22/include");
+        std::fs::create_dir_all(&inc).unwrap();
+        std::fs::create_dir_all(dir.join("bin")).unwrap();
+        let clang = dir.join("bin/clang++");
+        std::fs::write(&clang, "").unwrap();
+        let found = openmp_header(&clang);
+        let system = ["/usr/local/include/omp.h", "/usr/include/omp.h"]
+            .into_iter()
+            .find(|p| Path::new(p).is_file());
+        assert_eq!(found.as_deref(), system.map(Path::new));
+        std::fs::write(inc.join("omp.h"), "").unwrap();
+        assert_eq!(openmp_header(&clang), Some(inc.join("omp.h")));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
