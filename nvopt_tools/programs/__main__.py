@@ -1,4 +1,4 @@
-"""python3 -m nvopt_tools.programs {build,pack,report,status} ... (docs/PROGRAMS.md)."""
+"""python3 -m nvopt_tools.programs {build,pack,report,static,status} ... (docs/PROGRAMS.md)."""
 import argparse
 import glob
 import json
@@ -7,7 +7,7 @@ import sys
 
 from . import build as buildmod
 from . import config as configmod
-from . import device, pack as packmod
+from . import device, pack as packmod, static as staticmod
 
 
 def _common(p):
@@ -54,6 +54,12 @@ def main(argv=None):
                    "(default: the results folder)")
     r.add_argument("--markdown", action="store_true",
                    help="print the pack, the GPU (device*.log) and kernels.md after the summary")
+    t = sub.add_parser("static", help="registers, stack, local memory and SASS instructions of "
+                       "every packed kernel per build, here (no GPU): proxies beside the times")
+    t.add_argument("--pack", required=True)
+    t.add_argument("--cuda", help="CUDA layout whose cuobjdump reads the executables "
+                   "(default: build/cuda)")
+    t.add_argument("--out", help="a TSV with every kernel's figures per build")
     a = ap.parse_args(argv)
 
     if a.cmd == "report":
@@ -72,6 +78,24 @@ def main(argv=None):
                             print(f"{os.path.basename(log)}: {line.split('] ', 1)[1].rstrip()}")
             with open(os.path.join(a.out or a.results, "kernels.md")) as f:
                 print("\n" + f.read().rstrip())
+        return 0
+    if a.cmd == "static":
+        cuda = os.path.abspath(a.cuda) if a.cuda else buildmod.default_cuda()
+        cuobjdump = cuda and os.path.join(cuda, "bin", "cuobjdump")
+        if not cuobjdump or not os.path.exists(cuobjdump):
+            print("programs: no cuobjdump (a CUDA layout: bash scripts/cuda-path.sh --install "
+                  "or --cuda DIR)", file=sys.stderr)
+            return 2
+        with open(os.path.join(a.pack, "manifest.json")) as f:
+            manifest = json.load(f)
+        rows = staticmod.collect(a.pack, manifest, cuobjdump)
+        pairs = staticmod.pairs_of(manifest)
+        print(f"pack: nvopt {manifest.get('nvopt_git')}, {len(manifest['programs'])} programs, "
+              f"{len(rows)} kernels")
+        print(staticmod.text(staticmod.summarize(rows, pairs), pairs))
+        if a.out:
+            builds = list(manifest["builds"]) + [n for n, _ in pairs[3:]]
+            staticmod.write_tsv(a.out, rows, builds)
         return 0
     cfg = configmod.load(a.config)
     work = os.path.abspath(a.work)

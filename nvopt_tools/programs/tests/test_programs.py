@@ -8,7 +8,7 @@ import re
 import tempfile
 import unittest
 
-from .. import config, device
+from .. import config, device, static
 
 
 class KerneltimeParsing(unittest.TestCase):
@@ -277,6 +277,41 @@ class Overlap(unittest.TestCase):
         self.assertEqual(device.shared_periods(files), [(4 * m, 11 * m)])
         self.assertTrue(device.overlaps([(4 * m, 11 * m)], 10 * m, 12 * m))
         self.assertFalse(device.overlaps([(4 * m, 11 * m)], 11 * m, 12 * m))
+
+
+class Static(unittest.TestCase):
+    """programs static: cuobjdump's -res-usage and -sass read per kernel, ratios and geomeans."""
+    RES = ("Resource usage:\n Common:\n  GLOBAL:0\n Function _Z1kv:\n"
+           "  REG:22 STACK:8 SHARED:0 LOCAL:4 CONSTANT[0]:560 TEXTURE:0\n"
+           " Function _Z1jv:\n  REG:10 STACK:0 SHARED:0 LOCAL:0 CONSTANT[0]:556\n")
+    SASS = ("\tcode for sm_90\n\t\tFunction : _Z1kv\n\t.headerflags\t@\"EF_CUDA_SM90\"\n"
+            "        /*0000*/                   LDC R1, c[0x0][0x28] ;    /* 0x00000a00ff017b82 */\n"
+            "                                                             /* 0x000fe20000000800 */\n"
+            "        /*0010*/                   EXIT ;                    /* 0x000000000000794d */\n"
+            "        /*0020*/                   BRA 0x20;                 /* 0x000fc00000000000 */\n"
+            "        /*0030*/                   NOP;                      /* 0x0000000000007918 */\n"
+            "\t\tFunction : _Z1jv\n        /*0000*/  EXIT ;  /* 0x0 */\n")
+
+    def test_parsers(self):
+        self.assertEqual(static.parse_res_usage(self.RES),
+                         {"_Z1kv": {"regs": 22, "stack": 8, "local": 4},
+                          "_Z1jv": {"regs": 10, "stack": 0, "local": 0}})
+        self.assertEqual(static.parse_sass(self.SASS), {"_Z1kv": 3, "_Z1jv": 1})
+
+    def test_ratios_and_summary(self):
+        rows = [{"program": "p", "group": "g", "kernel": "a",
+                 "nvcc": {"regs": 20, "stack": 0, "local": 0, "sass": 100},
+                 "nvopt": {"regs": 10, "stack": 0, "local": 8, "sass": 200}},
+                {"program": "p", "group": "h", "kernel": "b",
+                 "nvcc": {"regs": 40, "stack": 0, "local": 0, "sass": 50},
+                 "nvopt": {"regs": 40, "stack": 16, "local": 0, "sass": 50}}]
+        self.assertEqual(static.ratio(rows[0], "nvopt", "nvcc", "stack"), 1.0)
+        self.assertIsNone(static.ratio(rows[1], "nvopt", "nvcc", "stack"))
+        s = static.summarize(rows, [("nvopt", "nvcc")])
+        self.assertAlmostEqual(s["all"]["nvopt/nvcc"]["regs"], 0.5 ** 0.5)
+        self.assertAlmostEqual(s["all"]["nvopt/nvcc"]["sass"], 2 ** 0.5)
+        self.assertEqual((s["all"]["nvopt/nvcc"]["fewer_regs"], s["all"]["nvopt/nvcc"]["more_regs"],
+                          s["g"]["nvopt/nvcc"]["local"]), (1, 0, (8, 0)))
 
 
 class Summary(unittest.TestCase):
