@@ -42,6 +42,9 @@ def main(argv=None):
     k.add_argument("--variants", nargs="*", default=[], metavar="VARIANT",
                    help="variant builds to pack where their SASS differs from nvopt's: "
                    + ", ".join(configmod.VARIANTS))
+    k.add_argument("--variants-only", nargs="*", metavar="NAME|GROUP",
+                   help="pack the variants for these programs or groups only (the pack, with "
+                   "the checkout it travels in, must stay under the device run's 64 MiB)")
     k.add_argument("--observed", nargs="*", default=[], metavar="RUNS_TSV",
                    help="runs.tsv of earlier device runs: each program's run time goes into "
                    "the manifest, and the device script runs the quick programs first")
@@ -136,7 +139,8 @@ def main(argv=None):
                   f"{', '.join(configmod.VARIANTS)})", file=sys.stderr)
             return 2
         m = packmod.pack(cfg, work, os.path.abspath(a.out), cuda, a.only, a.limit_mib,
-                         a.kerneltime_so, packmod.observed_seconds(a.observed), a.variants)
+                         a.kerneltime_so, packmod.observed_seconds(a.observed), a.variants,
+                         a.variants_only)
         print(f"programs: packed {len(m['programs'])} programs into {a.out} "
               f"({m['size_bytes'] / 2**20:.1f} MiB)")
         for name, why in m.get("left_out", {}).items():

@@ -12,7 +12,8 @@ Within --budget seconds (the script stops starting runs when it is spent):
   1. the injection library: kerneltime.c compiled with the machine's compiler against its CUPTI
      (PACK/device/kerneltime.so when that fails); without one, outputs are still checked;
   2. rounds: each program in the builds nvcc, upstream, nvopt and nvcc again (the noise run,
-     `nvcc2`), their order rotated per program and per round; the programs with the fewest
+     `nvcc2`), and from round --variants-from-round on (default 1) the variant builds packed
+     for it, their order rotated per program and per round; the programs with the fewest
      runs first, then by the run time earlier device runs observed (the manifest's
      observed_seconds: quick ones, unknown ones, slow ones), the program groups interleaved
      within each; a program whose four runs do not fit in what is left is not started (a round
@@ -52,6 +53,10 @@ MIN_US = 20.0  # kernels this long (nvcc's median) count for the targets
 TARGETS = {"nvopt/nvcc": 0.97, "nvopt/upstream": 0.98, "slow_kernel": 0.10}
 KT_HEADER = "kernel\tstart_ns\tend_ns\tduration_ns\tgrid\tblock\tregs\tsmem\tstream\tcorr"
 NUM_RE = r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+# The first round runs the three builds (and nvcc again) of every program; the variant builds
+# join from this round on, so that a budget too short for everything still reaches every
+# program's three builds (--variants-from-round).
+VARIANTS_FROM_ROUND = 1
 
 
 def safe(name):
@@ -336,9 +341,11 @@ def find_sanitizer(cuda):
 
 # ------------------------------------------------------------------------- running
 class Runner:
-    def __init__(self, pack, out, budget, log, inject=None, extra_libs=(), parallel=1):
+    def __init__(self, pack, out, budget, log, inject=None, extra_libs=(), parallel=1,
+                 variants_from=VARIANTS_FROM_ROUND):
         self.pack, self.out, self.log = pack, out, log
         self.parallel = max(1, parallel)
+        self.variants_from = variants_from
         self.t0 = time.time()
         self.deadline = self.t0 + budget
         self.inject = inject
@@ -393,10 +400,13 @@ class Runner:
         return rc, text, secs, base
 
 
-def run_builds(prog):
+def run_builds(prog, rnd=None, variants_from=0):
     """The runs of a program in a round: the three builds, the variant builds packed for it
-    (nvopt with one departure off, where its SASS differs) and nvcc again."""
-    return ("nvcc", "upstream", "nvopt", *prog.get("variants", []), "nvcc2")
+    (nvopt with one departure off, where its SASS differs; in round rnd only from round
+    variants_from on) and nvcc again."""
+    variants = prog.get("variants", []) if rnd is None or rnd >= variants_from else []
+    return ("nvcc", "upstream", "nvopt", *variants, "nvcc2")
+
 
 
 def variants_of(manifest):
@@ -460,10 +470,12 @@ def mark_slow_groups(programs):
         p["slow_group"] = p.get("group", "") in slow
 
 
-def fits(prog, left, reserve):
-    """Whether all of a program's runs in a round fit in what is left (known run time only)."""
+def fits(prog, left, reserve, builds=None):
+    """Whether all of a program's runs in a round (builds, default run_builds(prog)) fit in
+    what is left (known run time only)."""
     secs = prog.get("observed_seconds")
-    return secs is None or left - reserve >= len(run_builds(prog)) * secs + 2
+    n = len(builds if builds is not None else run_builds(prog))
+    return secs is None or left - reserve >= n * secs + 2
 
 
 def run_round(runner, manifest, rnd, reserve, done=None):
@@ -503,10 +515,11 @@ def run_program(runner, prog, i, rnd, reserve, done):
     """A program's runs of round rnd (its builds in order_for's order, if they fit in what is
     left) and the compare of their numbers with the nvcc build's: the rows."""
     rows, texts = [], {}
-    if not fits(prog, runner.left(), reserve):
+    builds = run_builds(prog, rnd, getattr(runner, "variants_from", 0))
+    if not fits(prog, runner.left(), reserve, builds):
         return [{"round": rnd, "program": prog["name"], "build": b,
-                 "status": "not run (time)"} for b in run_builds(prog)]
-    for build in order_for(rnd, i, run_builds(prog)):
+                 "status": "not run (time)"} for b in builds]
+    for build in order_for(rnd, i, builds):
         if runner.left() < reserve:
             rows.append({"round": rnd, "program": prog["name"], "build": build,
                          "status": "not run (time)"})
@@ -904,9 +917,10 @@ class PlanRunner:
     and a round ends when every lane has (as the real Runner's side-by-side runs do)."""
     pack = ""
 
-    def __init__(self, budget, assume, parallel=1):
+    def __init__(self, budget, assume, parallel=1, variants_from=VARIANTS_FROM_ROUND):
         self.budget, self.assume = budget, assume
         self.parallel = max(1, parallel)
+        self.variants_from = variants_from
         self.lanes, self.lane = [0.0] * self.parallel, 0
 
     @property
@@ -948,7 +962,7 @@ def plan(manifest, a, log):
     for spec in a.assume_group:
         g, _, v = spec.partition("=")
         assume[g] = float(v)
-    runner = PlanRunner(a.budget, assume, a.parallel)
+    runner = PlanRunner(a.budget, assume, a.parallel, a.variants_from_round)
     for p in manifest["programs"]:
         p["plan_output"] = ""
         p.pop("check", None), p.pop("fail", None), p.pop("compare", None)
@@ -967,15 +981,20 @@ def plan(manifest, a, log):
             f"programs, ending at {runner.clock:.0f} s")
         return rows
     runs, _ = schedule(runner, manifest, a, "planned", log, None, fake_sanitize)
-    per = {}
+    ran = {}
     for r in runs:
         if "rc" in r:
-            per[r["program"]] = per.get(r["program"], 0) + 1
-    full = [p["name"] for p in manifest["programs"] if per.get(p["name"], 0) >= len(
-        run_builds(p))]
+            ran.setdefault(r["program"], set()).add(r["build"])
+    full = [p["name"] for p in manifest["programs"]
+            if set(RUN_BUILDS) <= ran.get(p["name"], set())]
     log(f"plan: {len(full)} of {len(manifest['programs'])} programs get at least one full "
         f"round within {a.budget:.0f} s; without one: "
         + ", ".join(p["name"] for p in manifest["programs"] if p["name"] not in full))
+    with_variants = [p for p in manifest["programs"] if p.get("variants")]
+    if with_variants:
+        done = [p for p in with_variants if set(p["variants"]) <= ran.get(p["name"], set())]
+        log(f"plan: the variant builds run for {len(done)} of the {len(with_variants)} programs "
+            f"that have them (from round {runner.variants_from} on)")
     return 0
 
 
@@ -990,6 +1009,10 @@ def main(argv=None):
     ap.add_argument("--sanitizer-jobs", type=int, default=4,
                     help="memcheck processes at a time (untimed, after the first round)")
     ap.add_argument("--max-rounds", type=int, default=7)
+    ap.add_argument("--variants-from-round", type=int, default=VARIANTS_FROM_ROUND, metavar="R",
+                    help="the variant builds (nvopt with a departure off) run from round R on "
+                         "(default 1: the first round reaches every program's three builds "
+                         "first; 0: from the start)")
     ap.add_argument("--parallel", type=int, default=1, metavar="N",
                     help="programs run side by side (each its builds in turn); a kernel launch "
                          "that overlaps another process's GPU activity is left out of the "
@@ -1042,7 +1065,8 @@ def main(argv=None):
     sanitizer = find_sanitizer(cuda)
     log(f"compute-sanitizer: {sanitizer or 'not found (memcheck skipped)'}")
     extra = [cupti_lib] + ([os.path.join(cuda, "lib64")] if cuda else [])
-    runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra, a.parallel)
+    runner = Runner(pack, out, a.budget - (time.time() - t0), log, inject, extra, a.parallel,
+                    a.variants_from_round)
     if a.parallel > 1:
         log(f"{a.parallel} programs side by side (OMP_NUM_THREADS "
             f"{runner.env.get('OMP_NUM_THREADS')}); overlapping launches are left out of the times")

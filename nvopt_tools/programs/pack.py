@@ -154,7 +154,7 @@ def sass_text(path, cuobjdump):
 
 
 def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, observed=None,
-         variants=()):
+         variants=(), variants_only=None):
     if os.path.exists(out):
         if os.listdir(out) and not os.path.exists(os.path.join(out, "manifest.json")):
             raise PackError(f"{out} exists and is not a pack: not overwriting it")
@@ -219,6 +219,9 @@ def pack(cfg, work, out, cuda, only=None, limit_mib=64, kerneltime_so=None, obse
             host_libs.update(host_runtime_libs(os.path.join(dest, entry["run"])))
         entry["variants"], entry["variants_same_sass"] = [], []
         for v in variants:
+            if variants_only and p["name"] not in variants_only and \
+                    p["group"] not in variants_only:
+                continue
             path = os.path.join(work, v, p["name"] + ".json")
             vst = json.load(open(path)) if os.path.exists(path) else {}
             exe = os.path.join(work, v, p["name"], p["workdir"], p["outputs"][0])

@@ -168,6 +168,9 @@ class Variants(unittest.TestCase):
         prog = {"name": "g/p", "group": "g", "variants": ["nvopt-no-x"]}
         self.assertEqual(device.run_builds(prog),
                          ("nvcc", "upstream", "nvopt", "nvopt-no-x", "nvcc2"))
+        # round 0 reaches every program's three builds first; the variants join in round 1
+        self.assertEqual(device.run_builds(prog, 0, 1), device.RUN_BUILDS)
+        self.assertEqual(device.run_builds(prog, 1, 1), device.run_builds(prog))
         d = tempfile.mkdtemp()
         self.addCleanup(__import__("shutil").rmtree, d)
         us = {"nvcc": 100, "upstream": 100, "nvopt": 100, "nvopt-no-x": 90, "nvcc2": 100}
