@@ -435,7 +435,26 @@ def robustness_section(logs, builds):
         + ["```", ""])
 
 
+def static_logs(logs):
+    return [lg for lg in logs if lg.tool() == "programs" and " static " in f" {lg.command} "]
+
+
+def programs_static_section(logs, builds):
+    out = ["## Real programs, statically: registers and SASS of the packed kernels", "",
+           "The same pack read here, without a GPU (`programs static`, docs/PROGRAMS.md): per "
+           "kernel and build the registers and local bytes ptxas gave it and its SASS "
+           "instructions; geomeans per group of nvopt against nvcc and upstream, and of each "
+           "variant build (nvopt with one departure off) against nvopt. Proxies: the device "
+           "run's kernel times decide.", ""]
+    return log_sections(out, static_logs(logs), builds, ("programs",),
+                        "Record it, then pass it with `--log`",
+                        f"{SELF} --record build/reference/programs-static.txt -- python3 -m "
+                        "nvopt_tools.programs static --pack PACK",
+                        lambda lg: ["```"] + [rel(l) for l in lg.output] + ["```", ""])
+
+
 def programs_section(logs, builds):
+    logs = [lg for lg in logs if lg not in static_logs(logs)]
     out = ["## Real programs on a GPU: kernel time, outputs, memcheck", "",
            "The program corpus (`docs/PROGRAMS.md`): each program built by nvcc, `nvopt-cc "
            "--upstream` and `nvopt-cc`, run on a GPU by the pack's device script (`bash "
@@ -485,7 +504,9 @@ def render(args, argv, benches, evals, logs, costs=()):
             "[ablation](#ablation-each-departure-from-cicc-or-upstream-turned-off-alone), "
             "[fidelity](#pipeline-fidelity), "
             "[robustness](#robustness-fuzzing-and-differential-execution), "
-            "[real programs](#real-programs-on-a-gpu-kernel-time-outputs-memcheck).", ""]
+            "[real programs](#real-programs-on-a-gpu-kernel-time-outputs-memcheck), "
+            "[real programs, statically](#real-programs-statically-registers-and-sass-of-the-"
+            "packed-kernels).", ""]
     out += bench_section(benches, builds)
     out += corpora_section(evals, builds)
     out += cost_section(costs, builds)
@@ -493,6 +514,7 @@ def render(args, argv, benches, evals, logs, costs=()):
     out += fidelity_section(logs, builds)
     out += robustness_section(logs, builds)
     out += programs_section(logs, builds)
+    out += programs_static_section(logs, builds)
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
