@@ -445,7 +445,9 @@ def programs_static_section(logs, builds):
            "kernel and build the registers and local bytes ptxas gave it and its SASS "
            "instructions; geomeans per group of nvopt against nvcc and upstream, and of each "
            "variant build (nvopt with one departure off) against nvopt. Proxies: the device "
-           "run's kernel times decide.", ""]
+           "run's kernel times decide. The executables were built when the pack was (its first "
+           "line names the nvopt commit they came from); the Build line below is the checkout "
+           "that read them.", ""]
     return log_sections(out, static_logs(logs), builds, ("programs",),
                         "Record it, then pass it with `--log`",
                         f"{SELF} --record build/reference/programs-static.txt -- python3 -m "
