@@ -9,10 +9,12 @@ which departures change the code of real programs; the times decide.
 
     python3 -m nvopt_tools.programs static --pack PACK [--out FILE.tsv] [--cuda DIR]
 """
-import math
 import os
 import re
 import subprocess
+
+from .device import geomean
+from .pack import sass_text
 
 FUNC_RE = re.compile(r"^\s*Function\s*:?\s*(\S+?):?\s*$")
 RES_RE = re.compile(r"REG:(\d+)\s+STACK:(\d+)\s+SHARED:(\d+)\s+LOCAL:(\d+)")
@@ -20,8 +22,8 @@ INSN_RE = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
 FIGURES = ("regs", "stack", "local", "sass")
 
 
-def _run(cuobjdump, flag, exe):
-    p = subprocess.run([cuobjdump, flag, exe], capture_output=True, text=True)
+def res_usage_text(exe, cuobjdump):
+    p = subprocess.run([cuobjdump, "-res-usage", exe], capture_output=True, text=True)
     return p.stdout if p.returncode == 0 else ""
 
 
@@ -58,8 +60,8 @@ def parse_sass(text):
 
 def kernel_figures(exe, cuobjdump):
     """{kernel: {regs, stack, local, sass}} of one executable."""
-    res = parse_res_usage(_run(cuobjdump, "-res-usage", exe))
-    for k, n in parse_sass(_run(cuobjdump, "-sass", exe)).items():
+    res = parse_res_usage(res_usage_text(exe, cuobjdump))
+    for k, n in parse_sass(sass_text(exe, cuobjdump) or "").items():
         res.setdefault(k, {"regs": None, "stack": None, "local": None})["sass"] = n
     return res
 
@@ -87,11 +89,6 @@ def ratio(row, num, den, figure):
     if b == 0:
         return 1.0 if a == 0 else None
     return a / b
-
-
-def geomean(xs):
-    xs = [x for x in xs if x]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
 def summarize(rows, pairs):
